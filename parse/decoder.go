@@ -1,0 +1,37 @@
+package parse
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+)
+
+// Decoder reads a stream of events, one per line. Blank lines are skipped;
+// every other line becomes exactly one event.
+type Decoder struct {
+	lines *LineReader
+}
+
+// NewDecoder reads events from r.
+func NewDecoder(r io.Reader) *Decoder {
+	return &Decoder{lines: NewLineReader(r, DefaultMaxLine)}
+}
+
+// Next returns the next event, or io.EOF at the end of the stream. Any
+// other error is the underlying reader's.
+func (d *Decoder) Next() (Event, error) {
+	for {
+		line, err := d.lines.Next()
+		if err != nil {
+			return nil, err
+		}
+		if line.TooLong {
+			return &Invalid{Header: Header{Line: line.Num}, Size: line.Size,
+				Err: fmt.Errorf("%w: %d bytes", ErrLineTooLong, line.Size)}, nil
+		}
+		if len(bytes.TrimSpace(line.Bytes)) == 0 {
+			continue
+		}
+		return Decode(line.Bytes, line.Num), nil
+	}
+}

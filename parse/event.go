@@ -1,0 +1,177 @@
+// Package parse turns cursor-agent's stream-json output, in every dialect the
+// agent has printed, into typed events. It knows nothing of OpenTelemetry.
+package parse
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Event is one line of the stream, decoded. The concrete types are the
+// pointer types below; Head gives the fields every event has.
+type Event interface {
+	Head() *Header
+}
+
+// Header is what every event carries, whatever its type.
+type Header struct {
+	Line        int       // 1-based line number in the stream
+	Type        string    // "type" as written
+	Subtype     string    // "subtype" as written
+	SessionID   string    // session_id; empty when the line has none
+	ModelCallID string    // model_call_id; empty when the line has none
+	Time        time.Time // timestamp_ms; zero when the line has none
+}
+
+// Head returns the header; it makes every event type an Event.
+func (h *Header) Head() *Header { return h }
+
+// Init is system/init: the start of a session.
+type Init struct {
+	Header
+	Model          string
+	Cwd            string
+	PermissionMode string
+	APIKeySource   string
+	RequestID      string
+}
+
+// Prompt is the user event: the prompt the agent was given.
+type Prompt struct {
+	Header
+	Text string
+}
+
+// Thinking is one thinking delta, or with Done the end of a thinking phase.
+type Thinking struct {
+	Header
+	Text string
+	Done bool
+}
+
+// Assistant is assistant text. Delta marks a partial-output chunk
+// (--stream-partial-output); without it the event is a consolidated message
+// that repeats what the deltas said.
+type Assistant struct {
+	Header
+	Text  string
+	Delta bool
+}
+
+// ToolStarted is a tool call starting.
+type ToolStarted struct {
+	Header
+	Call ToolCall
+}
+
+// ToolCompleted is a tool call ending, with its result.
+type ToolCompleted struct {
+	Header
+	Call   ToolCall
+	Result ToolResult
+}
+
+// Result is the terminal event of a session.
+type Result struct {
+	Header
+	IsError       bool
+	Text          string // "result": the final answer, or the error text
+	Error         string // "error", when given apart from the result
+	DurationMs    int64
+	DurationAPIMs int64
+	RequestID     string
+	Usage         *Usage // nil when the stream reports none
+}
+
+// Usage is the token usage a result reports.
+type Usage struct {
+	InputTokens         int64
+	OutputTokens        int64
+	CacheReadTokens     int64
+	CacheCreationTokens int64
+}
+
+// Connection is a connection event (reconnecting, reconnected, …); the
+// subtype says which.
+type Connection struct {
+	Header
+}
+
+// Retry is a retry event; the subtype says which.
+type Retry struct {
+	Header
+	Attempt int64 // 0 when not given
+}
+
+// Error is an error event the agent (or a client wrapping it) printed.
+type Error struct {
+	Header
+	Message string
+}
+
+// Unknown is a JSON object of a type this package does not know. It is kept
+// so that nothing the agent said is lost.
+type Unknown struct {
+	Header
+	Size int // bytes in the line
+}
+
+// Invalid is a line that is not a JSON object, or too long to decode.
+type Invalid struct {
+	Header
+	Size int   // bytes in the line, without its line ending
+	Err  error // why it could not be decoded
+}
+
+// ToolCall is what the stream says about one tool call.
+type ToolCall struct {
+	ID      string // call_id exactly as given, newlines included
+	Name    string // canonical name: shell, read, write, edit, … (see Canonical)
+	Source  string // the name as the stream gives it: shellToolCall, Shell, a function's name
+	MCPTool string // for mcp: the MCP tool's own name
+	Args    json.RawMessage
+	Facts   Facts
+
+	StartedAt   time.Time     // startedAtMs; zero when absent
+	CompletedAt time.Time     // completedAtMs; zero when absent
+	Duration    time.Duration // duration_ms (hyphenated dialect); zero when absent
+}
+
+// Facts are the parts of a tool call a person looks for. Empty strings and
+// nil pointers mean the stream did not say.
+type Facts struct {
+	Command      string
+	WorkingDir   string
+	Path         string
+	Pattern      string
+	URL          string
+	Query        string
+	ExitCode     *int64
+	Signal       string
+	Lines        *int64 // lines read, written, listed or matched
+	LinesAdded   *int64
+	LinesRemoved *int64
+	Bytes        *int64 // file size or characters
+	OutputBytes  *int64 // a command's stdout and stderr
+	Files        *int64 // files found
+	ExecutionMs  *int64 // the tool's own measure of its run time
+}
+
+// Outcome is how a tool call ended.
+type Outcome string
+
+// The outcomes a completed tool call can have. A call with no completion is
+// "incomplete", which only the span mapping can know.
+const (
+	Success  Outcome = "success"
+	Failed   Outcome = "error"
+	Rejected Outcome = "rejected"
+)
+
+// ToolResult is how a tool call ended.
+type ToolResult struct {
+	Outcome Outcome
+	Kind    string // the result's own name: success, failure, rejected, permissionDenied, …
+	Message string // the error or the reason for a rejection
+	Raw     json.RawMessage
+}
