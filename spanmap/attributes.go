@@ -1,0 +1,97 @@
+package spanmap
+
+import "go.opentelemetry.io/otel/attribute"
+
+// Names from the OpenTelemetry GenAI semantic conventions. They left the Go
+// semconv packages (v1.42.0 on) for their own repository, so they are
+// declared here, once.
+const (
+	OperationName     = attribute.Key("gen_ai.operation.name")
+	ProviderName      = attribute.Key("gen_ai.provider.name")
+	AgentName         = attribute.Key("gen_ai.agent.name")
+	ConversationID    = attribute.Key("gen_ai.conversation.id")
+	RequestModel      = attribute.Key("gen_ai.request.model")
+	InputTokens       = attribute.Key("gen_ai.usage.input_tokens")
+	OutputTokens      = attribute.Key("gen_ai.usage.output_tokens")
+	CacheReadTokens   = attribute.Key("gen_ai.usage.cache_read.input_tokens")
+	CacheCreateTokens = attribute.Key("gen_ai.usage.cache_creation.input_tokens")
+	ToolName          = attribute.Key("gen_ai.tool.name")
+	ToolCallID        = attribute.Key("gen_ai.tool.call.id")
+	ToolType          = attribute.Key("gen_ai.tool.type")
+	ToolArguments     = attribute.Key("gen_ai.tool.call.arguments")
+	ToolResult        = attribute.Key("gen_ai.tool.call.result")
+	InputMessages     = attribute.Key("gen_ai.input.messages")
+	OutputMessages    = attribute.Key("gen_ai.output.messages")
+	ErrorType         = attribute.Key("error.type")
+	CommandLine       = attribute.Key("process.command_line")
+)
+
+// The values of gen_ai.operation.name, one per span kind of the model.
+const (
+	OpInvokeAgent = "invoke_agent"
+	OpChat        = "chat"
+	OpExecuteTool = "execute_tool"
+)
+
+// cursor-agent's own facts, under cursor.*.
+const (
+	RequestID       = attribute.Key("cursor.request_id")
+	Cwd             = attribute.Key("cursor.cwd")
+	PermissionMode  = attribute.Key("cursor.permission_mode")
+	APIKeySource    = attribute.Key("cursor.api_key_source")
+	DurationMs      = attribute.Key("cursor.duration_ms")
+	DurationAPIMs   = attribute.Key("cursor.duration_api_ms")
+	ExitCode        = attribute.Key("process.exit_code")
+	StderrTail      = attribute.Key("cursor.stderr_tail")
+	InvalidLines    = attribute.Key("cursor.stream.invalid_lines")
+	UnknownEvents   = attribute.Key("cursor.stream.unknown_events")
+	ModelCallID     = attribute.Key("cursor.model_call_id")
+	ToolCalls       = attribute.Key("cursor.tool_calls")
+	ThinkingMs      = attribute.Key("cursor.thinking.duration_ms")
+	ThinkingDeltas  = attribute.Key("cursor.thinking.deltas")
+	ThinkingText    = attribute.Key("cursor.thinking.text")
+	ToolOutcome     = attribute.Key("cursor.tool.outcome")
+	ToolError       = attribute.Key("cursor.tool.error")
+	ToolStartMiss   = attribute.Key("cursor.tool.start_missing")
+	MCPTool         = attribute.Key("cursor.mcp.tool")
+	ToolCommand     = attribute.Key("cursor.tool.command")
+	ToolWorkingDir  = attribute.Key("cursor.tool.working_directory")
+	ToolExitCode    = attribute.Key("cursor.tool.exit_code")
+	ToolSignal      = attribute.Key("cursor.tool.signal")
+	ToolPath        = attribute.Key("cursor.tool.path")
+	ToolPattern     = attribute.Key("cursor.tool.pattern")
+	ToolURL         = attribute.Key("cursor.tool.url")
+	ToolQuery       = attribute.Key("cursor.tool.query")
+	ToolLines       = attribute.Key("cursor.tool.lines")
+	ToolLinesAdded  = attribute.Key("cursor.tool.lines_added")
+	ToolLinesRemove = attribute.Key("cursor.tool.lines_removed")
+	ToolBytes       = attribute.Key("cursor.tool.bytes")
+	ToolOutputBytes = attribute.Key("cursor.tool.output_bytes")
+	ToolFiles       = attribute.Key("cursor.tool.files")
+	ToolExecutionMs = attribute.Key("cursor.tool.execution_ms")
+	EventLine       = attribute.Key("cursor.event.line")
+	EventType       = attribute.Key("cursor.event.type")
+	EventSubtype    = attribute.Key("cursor.event.subtype")
+	EventBytes      = attribute.Key("cursor.event.bytes")
+	EventError      = attribute.Key("cursor.event.error")
+	EventMessage    = attribute.Key("cursor.event.message")
+	RetryAttempt    = attribute.Key("cursor.retry.attempt")
+)
+
+// The names of the span events the model records.
+const (
+	EventThinking    = "cursor.thinking"
+	EventConnection  = "cursor.connection"
+	EventRetry       = "cursor.retry"
+	EventAgentError  = "cursor.error"
+	EventUnknown     = "cursor.unknown_event"
+	EventInvalidLine = "cursor.invalid_line"
+)
+
+// Outcomes of a tool call (cursor.tool.outcome).
+const (
+	OutcomeSuccess    = "success"
+	OutcomeError      = "error"
+	OutcomeRejected   = "rejected"
+	OutcomeIncomplete = "incomplete"
+)

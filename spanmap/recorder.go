@@ -1,0 +1,168 @@
+// Package spanmap turns cursor-agent events into OpenTelemetry spans: one
+// trace per session, a span per model call under it, a span per tool call
+// under the model call that issued it. It knows nothing of processes or
+// exporters: it is given a tracer and events.
+package spanmap
+
+import (
+	"context"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/cursor-otel/cursor-otel/parse"
+)
+
+// Options tune what a Recorder records.
+type Options struct {
+	// CaptureContent records prompts, assistant text, thinking text, tool
+	// arguments and results. Off, only metadata is recorded.
+	CaptureContent bool
+	// MaxContent bounds each captured value in bytes (DefaultMaxContent
+	// when zero).
+	MaxContent int
+	// Redact is applied to every string taken from the stream before it is
+	// recorded. Nil records strings as they are.
+	Redact func(string) string
+	// Now gives the time of a stream that has none of its own, in replay.
+	// Nil means time.Now.
+	Now func() time.Time
+}
+
+// maxWaiting bounds the events held while no time is known yet: a replayed
+// stream's first lines (system/init, user) carry no timestamp, so they wait
+// for the first line that does.
+const maxWaiting = 256
+
+// Recorder records one stream of events as traces.
+type Recorder struct {
+	ctx    context.Context
+	tracer trace.Tracer
+	opts   Options
+
+	latest  time.Time // the latest time the stream has shown
+	waiting []parse.Event
+	sess    *session
+}
+
+// NewRecorder records into tracer. Session spans are children of the span
+// in ctx, if any (a TRACEPARENT the caller extracted).
+func NewRecorder(ctx context.Context, tracer trace.Tracer, opts Options) *Recorder {
+	if opts.MaxContent <= 0 {
+		opts.MaxContent = DefaultMaxContent
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Recorder{ctx: ctx, tracer: tracer, opts: opts}
+}
+
+// Begin opens a session span at t before any event has arrived, and
+// returns a context holding it. A wrapper calls it as the agent starts, so
+// that the session covers the agent's start-up and the agent's own
+// environment can carry the session's trace context.
+func (r *Recorder) Begin(t time.Time, attrs ...attribute.KeyValue) context.Context {
+	if r.sess == nil {
+		r.sess = r.newSession(t)
+	}
+	r.sess.span.SetAttributes(attrs...)
+	r.see(t)
+	return r.sess.ctx
+}
+
+// Record adds one event. readAt is when the event was read, for streams
+// read live; zero in replay, where an event without a time of its own takes
+// the latest time the stream has shown.
+func (r *Recorder) Record(ev parse.Event, readAt time.Time) {
+	t := streamTime(ev)
+	if t.IsZero() {
+		t = readAt
+	}
+	if t.IsZero() {
+		t = r.latest
+	}
+	if t.IsZero() {
+		if len(r.waiting) < maxWaiting {
+			r.waiting = append(r.waiting, ev)
+			return
+		}
+		t = r.opts.Now()
+	}
+	r.flushWaiting(t)
+	r.handle(ev, t)
+}
+
+// End is how the stream ended, as the caller knows it.
+type End struct {
+	Time        time.Time            // zero: the latest time in the stream
+	ExitCode    *int                 // the agent's exit status, when it ran live
+	Interrupted bool                 // the run was cut short by a signal
+	StderrTail  string               // the end of the agent's stderr
+	Attributes  []attribute.KeyValue // more facts for the session span
+}
+
+// Finish ends the open session, closing every span still open.
+func (r *Recorder) Finish(end End) {
+	if len(r.waiting) > 0 {
+		r.flushWaiting(r.opts.Now())
+	}
+	if r.sess == nil {
+		return
+	}
+	if end.Time.IsZero() {
+		end.Time = r.latest
+	}
+	r.sess.finish(end)
+	r.sess = nil
+}
+
+func (r *Recorder) flushWaiting(t time.Time) {
+	waiting := r.waiting
+	r.waiting = nil
+	for _, ev := range waiting {
+		r.handle(ev, t)
+	}
+}
+
+// handle routes an event to its session, starting a new session at a
+// second system/init.
+func (r *Recorder) handle(ev parse.Event, t time.Time) {
+	if _, ok := ev.(*parse.Init); ok && r.sess != nil && r.sess.sawInit {
+		r.sess.finish(End{Time: r.sess.last})
+		r.sess = nil
+	}
+	if r.sess == nil {
+		r.sess = r.newSession(t)
+	}
+	r.see(r.sess.handle(ev, t))
+}
+
+func (r *Recorder) see(t time.Time) {
+	if t.After(r.latest) {
+		r.latest = t
+	}
+}
+
+// streamTime is the time the stream itself gives an event: a tool call's
+// own start and end, else the line's timestamp.
+func streamTime(ev parse.Event) time.Time {
+	switch e := ev.(type) {
+	case *parse.ToolStarted:
+		if !e.Call.StartedAt.IsZero() {
+			return e.Call.StartedAt
+		}
+	case *parse.ToolCompleted:
+		if !e.Call.CompletedAt.IsZero() {
+			return e.Call.CompletedAt
+		}
+	}
+	return ev.Head().Time
+}
+
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}

@@ -1,0 +1,447 @@
+package spanmap
+
+import (
+	"context"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/cursor-otel/cursor-otel/internal/golden"
+	"github.com/cursor-otel/cursor-otel/parse"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata")
+
+// replayTime is the time given to streams that carry none.
+var replayTime = time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
+
+// record replays a stream into an in-memory exporter, as cursor-otel
+// replay does, and returns the exported spans.
+func record(t testing.TB, r io.Reader, opts Options) tracetest.SpanStubs {
+	t.Helper()
+	exp := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+	if opts.Now == nil {
+		opts.Now = func() time.Time { return replayTime }
+	}
+	rec := NewRecorder(context.Background(), tp.Tracer("test"), opts)
+	dec := parse.NewDecoder(r)
+	for {
+		ev, err := dec.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("read stream: %v", err)
+		}
+		rec.Record(ev, time.Time{})
+	}
+	rec.Finish(End{})
+	return exp.GetSpans()
+}
+
+func recordFile(t testing.TB, path string, opts Options) tracetest.SpanStubs {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	return record(t, f, opts)
+}
+
+func TestGoldenTrees(t *testing.T) {
+	tests := []struct {
+		name string
+		path string
+		opts Options
+	}{
+		{"example-fix-failing-test", "../examples/fix-failing-test.ndjson", Options{}},
+		{"example-parallel-tools", "../examples/parallel-tools.ndjson", Options{}},
+		{"example-failed-run", "../examples/failed-run.ndjson", Options{}},
+		{"example-fix-failing-test-content", "../examples/fix-failing-test.ndjson", Options{CaptureContent: true, MaxContent: 96}},
+		{"dialect-hyphenated", "testdata/streams/hyphenated.ndjson", Options{}},
+		{"dialect-payload", "testdata/streams/payload.ndjson", Options{}},
+		{"dialect-untimed", "testdata/streams/untimed.ndjson", Options{}},
+		{"partial-output", "testdata/streams/partial-output.ndjson", Options{CaptureContent: true}},
+		{"malformed", "testdata/streams/malformed.ndjson", Options{}},
+		{"two-sessions", "testdata/streams/two-sessions.ndjson", Options{}},
+		{"unmatched-tools", "testdata/streams/unmatched-tools.ndjson", Options{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			spans := recordFile(t, tt.path, tt.opts)
+			checkInvariants(t, spans)
+			golden.Check(t, tt.name, golden.Render(golden.FromStubs(spans)), *update)
+		})
+	}
+}
+
+// realFixtures lists the shared real recordings, or skips when the shared
+// folder is not beside the project (a fresh clone).
+func realFixtures(t *testing.T) []string {
+	t.Helper()
+	paths, _ := filepath.Glob("../../shared/fixtures/real/*.ndjson")
+	if len(paths) == 0 {
+		t.Skip("../shared/fixtures/real not present")
+	}
+	return paths
+}
+
+func TestGoldenRealRecordings(t *testing.T) {
+	for _, path := range realFixtures(t) {
+		name := strings.TrimSuffix(filepath.Base(path), ".ndjson")
+		t.Run(name, func(t *testing.T) {
+			spans := recordFile(t, path, Options{})
+			checkInvariants(t, spans)
+			golden.Check(t, "real-"+name, golden.Render(golden.FromStubs(spans)), *update)
+		})
+	}
+}
+
+// checkInvariants holds for every trace the model produces: session →
+// model call → tool call, each child inside its parent's time, every span
+// named by its operation.
+func checkInvariants(t *testing.T, spans tracetest.SpanStubs) {
+	t.Helper()
+	byID := map[trace.SpanID]tracetest.SpanStub{}
+	for _, s := range spans {
+		byID[s.SpanContext.SpanID()] = s
+	}
+	wantParent := map[string]string{OpChat: OpInvokeAgent, OpExecuteTool: OpChat}
+	for _, s := range spans {
+		op := attr(s, OperationName)
+		if op == "" {
+			t.Errorf("span %q has no %s", s.Name, OperationName)
+		}
+		if s.EndTime.Before(s.StartTime) {
+			t.Errorf("span %q ends before it starts", s.Name)
+		}
+		if op == OpInvokeAgent {
+			if _, local := byID[s.Parent.SpanID()]; local {
+				t.Errorf("session span %q has a local parent", s.Name)
+			}
+			continue
+		}
+		parent, ok := byID[s.Parent.SpanID()]
+		if !ok {
+			t.Errorf("span %q has no parent in the trace", s.Name)
+			continue
+		}
+		if got := attr(parent, OperationName); got != wantParent[op] {
+			t.Errorf("span %q (%s) is under a %s span, want %s", s.Name, op, got, wantParent[op])
+		}
+		if op == OpChat && (s.StartTime.Before(parent.StartTime) || s.EndTime.After(parent.EndTime)) {
+			t.Errorf("model call %q [%v, %v] is outside its session [%v, %v]", s.Name, s.StartTime, s.EndTime, parent.StartTime, parent.EndTime)
+		}
+		if op == OpExecuteTool {
+			session := byID[parent.Parent.SpanID()]
+			if s.StartTime.Before(session.StartTime) || s.EndTime.After(session.EndTime) {
+				t.Errorf("tool call %q is outside its session", s.Name)
+			}
+		}
+	}
+}
+
+func attr(s tracetest.SpanStub, k attribute.Key) string {
+	for _, a := range s.Attributes {
+		if a.Key == k {
+			return a.Value.Emit()
+		}
+	}
+	return ""
+}
+
+func spansNamed(spans tracetest.SpanStubs, op string) []tracetest.SpanStub {
+	var out []tracetest.SpanStub
+	for _, s := range spans {
+		if attr(s, OperationName) == op {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// parallel-sleep: two shell calls started together under one model call,
+// `sleep 4` completing before `sleep 6` although it started second.
+func TestRealParallelSleep(t *testing.T) {
+	realFixtures(t)
+	spans := recordFile(t, "../../shared/fixtures/real/parallel-sleep.ndjson", Options{})
+	tools := spansNamed(spans, OpExecuteTool)
+	if len(tools) != 2 {
+		t.Fatalf("got %d tool spans, want 2", len(tools))
+	}
+	byCmd := map[string]tracetest.SpanStub{}
+	for _, s := range tools {
+		byCmd[attr(s, ToolCommand)] = s
+	}
+	six, four := byCmd["sleep 6"], byCmd["sleep 4"]
+	if six.Name != "execute_tool shell" || four.Name != "execute_tool shell" {
+		t.Fatalf("tool spans = %q and %q, want two execute_tool shell", six.Name, four.Name)
+	}
+	if six.Parent.SpanID() != four.Parent.SpanID() {
+		t.Errorf("the two sleeps have different parents: they were issued by one model call")
+	}
+	if !(four.StartTime.Before(six.EndTime) && six.StartTime.Before(four.EndTime)) {
+		t.Errorf("the sleeps do not overlap: 6 [%v, %v], 4 [%v, %v]", six.StartTime, six.EndTime, four.StartTime, four.EndTime)
+	}
+	if !four.EndTime.Before(six.EndTime) {
+		t.Errorf("sleep 4 ends at %v, not before sleep 6 at %v", four.EndTime, six.EndTime)
+	}
+	if got, want := four.EndTime.Sub(four.StartTime), 4162*time.Millisecond; got != want {
+		t.Errorf("sleep 4 lasted %v, want %v (from the stream's timestamps)", got, want)
+	}
+	if got := attr(four, ToolCallID); !strings.Contains(got, "\n") {
+		t.Errorf("call id %q lost its newline", got)
+	}
+}
+
+// direct-sleep has 210 thinking deltas: one event for the phase, not 210.
+func TestRealThinkingIsOneEventPerPhase(t *testing.T) {
+	realFixtures(t)
+	spans := recordFile(t, "../../shared/fixtures/real/direct-sleep.ndjson", Options{})
+	var events []sdktrace.Event
+	for _, s := range spansNamed(spans, OpChat) {
+		for _, e := range s.Events {
+			if e.Name == EventThinking {
+				events = append(events, e)
+			}
+		}
+	}
+	if len(events) != 1 {
+		t.Fatalf("got %d thinking events, want 1", len(events))
+	}
+	var deltas, ms int64
+	for _, a := range events[0].Attributes {
+		switch a.Key {
+		case ThinkingDeltas:
+			deltas = a.Value.AsInt64()
+		case ThinkingMs:
+			ms = a.Value.AsInt64()
+		}
+	}
+	if deltas != 210 || ms != 1770823845095-1770823841542 {
+		t.Errorf("thinking event: %d deltas over %d ms, want 210 over %d ms", deltas, ms, 1770823845095-1770823841542)
+	}
+}
+
+func TestTwoInitsMakeTwoTraces(t *testing.T) {
+	spans := recordFile(t, "testdata/streams/two-sessions.ndjson", Options{})
+	sessions := spansNamed(spans, OpInvokeAgent)
+	if len(sessions) != 2 {
+		t.Fatalf("got %d sessions, want 2", len(sessions))
+	}
+	if sessions[0].SpanContext.TraceID() == sessions[1].SpanContext.TraceID() {
+		t.Errorf("both sessions are in trace %s", sessions[0].SpanContext.TraceID())
+	}
+	for _, s := range sessions {
+		if s.Status.Code == codes.Error {
+			t.Errorf("session %s: status %v %q, want unset: each ended with a result", attr(s, ConversationID), s.Status.Code, s.Status.Description)
+		}
+	}
+}
+
+func TestSessionHasNoInventedConversationID(t *testing.T) {
+	spans := recordFile(t, "testdata/streams/payload.ndjson", Options{})
+	for _, s := range spansNamed(spans, OpInvokeAgent) {
+		if got := attr(s, ConversationID); got != "" {
+			t.Errorf("conversation id %q, want none: the stream has no session_id", got)
+		}
+	}
+}
+
+func TestTraceparentBecomesTheSessionParent(t *testing.T) {
+	parent := trace.NewSpanContext(trace.SpanContextConfig{
+		TraceID:    trace.TraceID{0x4b, 0xf9, 0x2f, 0x35, 0x77, 0xb3, 0x4d, 0xa6, 0xa3, 0xce, 0x92, 0x9d, 0x0e, 0x0e, 0x47, 0x36},
+		SpanID:     trace.SpanID{0x00, 0xf0, 0x67, 0xaa, 0x0b, 0xa9, 0x02, 0xb7},
+		TraceFlags: trace.FlagsSampled,
+		Remote:     true,
+	})
+	exp := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+	rec := NewRecorder(trace.ContextWithRemoteSpanContext(context.Background(), parent), tp.Tracer("test"), Options{})
+	rec.Record(parse.Decode([]byte(`{"type":"system","subtype":"init","session_id":"s"}`), 1), time.Now())
+	rec.Finish(End{})
+	s := exp.GetSpans()[0]
+	if s.Parent.SpanID() != parent.SpanID() || s.SpanContext.TraceID() != parent.TraceID() {
+		t.Errorf("session parent = %v in trace %v, want %v in %v", s.Parent.SpanID(), s.SpanContext.TraceID(), parent.SpanID(), parent.TraceID())
+	}
+}
+
+// Without content capture no prompt, text, thinking, arguments or results
+// leave; with it every value stays under the limit and valid UTF-8.
+func TestContentCapture(t *testing.T) {
+	content := []attribute.Key{InputMessages, OutputMessages, ToolArguments, ToolResult, ThinkingText}
+	paths, _ := filepath.Glob("../examples/*.ndjson")
+	streams, _ := filepath.Glob("testdata/streams/*.ndjson")
+	paths = append(paths, streams...)
+	for _, path := range paths {
+		for _, capture := range []bool{false, true} {
+			spans := recordFile(t, path, Options{CaptureContent: capture, MaxContent: 64})
+			seen := 0
+			for _, s := range spans {
+				for _, a := range append(s.Attributes, eventAttrs(s)...) {
+					isContent := false
+					for _, k := range content {
+						isContent = isContent || a.Key == k
+					}
+					if !isContent {
+						continue
+					}
+					seen++
+					if !capture {
+						t.Errorf("%s: %s recorded without content capture", path, a.Key)
+					}
+					v := a.Value.AsString()
+					if len(v) > 64+len(`[{"role":"assistant","parts":[{"type":"text","content":""}]}]`)+32 {
+						t.Errorf("%s: %s is %d bytes, over the limit", path, a.Key, len(v))
+					}
+					if !utf8.ValidString(v) {
+						t.Errorf("%s: %s is not valid UTF-8", path, a.Key)
+					}
+				}
+			}
+			if capture && seen == 0 && !strings.Contains(path, "malformed") {
+				t.Errorf("%s: content capture recorded nothing", path)
+			}
+		}
+	}
+}
+
+func eventAttrs(s tracetest.SpanStub) []attribute.KeyValue {
+	var out []attribute.KeyValue
+	for _, e := range s.Events {
+		out = append(out, e.Attributes...)
+	}
+	return out
+}
+
+func TestRedactIsAppliedToRecordedText(t *testing.T) {
+	stream := `{"type":"system","subtype":"init","session_id":"s","model":"Auto"}
+{"type":"tool_call","subtype":"started","call_id":"c","tool_call":{"shellToolCall":{"args":{"command":"curl -H 'Authorization: Bearer hunter2' https://x"}}},"timestamp_ms":1770000000000}
+{"type":"tool_call","subtype":"completed","call_id":"c","tool_call":{"shellToolCall":{"result":{"failure":{"exitCode":22,"stderr":"hunter2 rejected"}}}},"timestamp_ms":1770000001000}
+{"type":"error","message":"token hunter2 expired","timestamp_ms":1770000002000}
+{"type":"result","subtype":"error","is_error":true,"result":"auth failed for hunter2","timestamp_ms":1770000003000}`
+	redact := func(s string) string { return strings.ReplaceAll(s, "hunter2", "[REDACTED]") }
+	spans := record(t, strings.NewReader(stream), Options{Redact: redact, CaptureContent: true})
+	for _, s := range spans {
+		all := append(append([]attribute.KeyValue{}, s.Attributes...), eventAttrs(s)...)
+		for _, a := range all {
+			if strings.Contains(a.Value.Emit(), "hunter2") {
+				t.Errorf("%s: %s = %q leaks the secret", s.Name, a.Key, a.Value.Emit())
+			}
+		}
+		if strings.Contains(s.Status.Description, "hunter2") {
+			t.Errorf("%s: status %q leaks the secret", s.Name, s.Status.Description)
+		}
+	}
+	tool := spansNamed(spans, OpExecuteTool)[0]
+	if got := attr(tool, ToolCommand); got != "curl -H 'Authorization: Bearer [REDACTED]' https://x" {
+		t.Errorf("command = %q, want the rest kept readable", got)
+	}
+}
+
+// In replay the first lines carry no time; they take the first time the
+// stream shows, and a stream with no time at all takes the replay's.
+func TestTimesFromNeighbours(t *testing.T) {
+	spans := recordFile(t, "../examples/fix-failing-test.ndjson", Options{})
+	session := spansNamed(spans, OpInvokeAgent)[0]
+	if want := time.UnixMilli(1790000001200); !session.StartTime.Equal(want) {
+		t.Errorf("session starts %v, want %v (the first timestamp)", session.StartTime, want)
+	}
+	if want := time.UnixMilli(1790000027600); !session.EndTime.Equal(want) {
+		t.Errorf("session ends %v, want %v (the last timestamp)", session.EndTime, want)
+	}
+
+	untimed := recordFile(t, "testdata/streams/untimed.ndjson", Options{})
+	for _, s := range untimed {
+		if !s.StartTime.Equal(replayTime) {
+			t.Errorf("%s starts %v, want the replay time %v", s.Name, s.StartTime, replayTime)
+		}
+	}
+}
+
+// Read live, an event without a time of its own is placed when it was read.
+func TestLiveReadTimes(t *testing.T) {
+	exp := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+	rec := NewRecorder(context.Background(), tp.Tracer("test"), Options{})
+	t0 := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	rec.Begin(t0)
+	lines := []string{
+		`{"type":"system","subtype":"init","session_id":"s","model":"Auto"}`,
+		`{"type":"user","message":{"content":"go"},"session_id":"s"}`,
+		`{"type":"assistant","message":{"content":"ok"},"session_id":"s"}`,
+		`{"type":"result","subtype":"success","result":"ok","session_id":"s"}`,
+	}
+	for i, l := range lines {
+		rec.Record(parse.Decode([]byte(l), i+1), t0.Add(time.Duration(i+1)*time.Second))
+	}
+	exit := 0
+	rec.Finish(End{Time: t0.Add(5 * time.Second), ExitCode: &exit})
+	spans := exp.GetSpans()
+	session := spansNamed(spans, OpInvokeAgent)[0]
+	chat := spansNamed(spans, OpChat)[0]
+	if !session.StartTime.Equal(t0) || !session.EndTime.Equal(t0.Add(5*time.Second)) {
+		t.Errorf("session [%v, %v], want [%v, %v]: from the start of the agent to its exit", session.StartTime, session.EndTime, t0, t0.Add(5*time.Second))
+	}
+	if !chat.StartTime.Equal(t0.Add(2*time.Second)) || !chat.EndTime.Equal(t0.Add(3*time.Second)) {
+		t.Errorf("model call [%v, %v], want [+2s, +3s]: from the prompt to the answer", chat.StartTime.Sub(t0), chat.EndTime.Sub(t0))
+	}
+	if got := attr(session, ExitCode); got != "0" {
+		t.Errorf("%s = %q, want 0", ExitCode, got)
+	}
+}
+
+func TestFinishStatus(t *testing.T) {
+	ok := `{"type":"system","subtype":"init","session_id":"s"}
+{"type":"result","subtype":"success","result":"done","timestamp_ms":1770000000000}`
+	failed := `{"type":"system","subtype":"init","session_id":"s"}
+{"type":"result","subtype":"error","is_error":true,"error":"Request timed out","timestamp_ms":1770000000000}`
+	truncated := `{"type":"system","subtype":"init","session_id":"s","timestamp_ms":1770000000000}`
+	one, two := 1, 0
+	tests := []struct {
+		name     string
+		stream   string
+		end      End
+		wantErr  bool
+		wantType string
+		wantMsg  string
+	}{
+		{"success", ok, End{ExitCode: &two}, false, "", ""},
+		{"result error", failed, End{}, true, "agent_error", "Request timed out"},
+		{"no result", truncated, End{}, true, "no_result", "stream ended without a result"},
+		{"non-zero exit", ok, End{ExitCode: &one}, true, "exit_status", "agent exited with status 1"},
+		{"interrupted", truncated, End{Interrupted: true, ExitCode: &one}, true, "interrupted", "interrupted; stream ended without a result; agent exited with status 1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			exp := tracetest.NewInMemoryExporter()
+			tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+			rec := NewRecorder(context.Background(), tp.Tracer("test"), Options{})
+			dec := parse.NewDecoder(strings.NewReader(tt.stream))
+			for ev, err := dec.Next(); err == nil; ev, err = dec.Next() {
+				rec.Record(ev, time.Time{})
+			}
+			rec.Finish(tt.end)
+			s := exp.GetSpans()[0]
+			if (s.Status.Code == codes.Error) != tt.wantErr || s.Status.Description != tt.wantMsg {
+				t.Errorf("status = %v %q, want error=%v %q", s.Status.Code, s.Status.Description, tt.wantErr, tt.wantMsg)
+			}
+			if got := attr(s, ErrorType); got != tt.wantType {
+				t.Errorf("error.type = %q, want %q", got, tt.wantType)
+			}
+		})
+	}
+}
