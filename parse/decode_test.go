@@ -394,18 +394,18 @@ func TestDecodeMalformed(t *testing.T) {
 func TestDecodeKeepsRawArgsAndResult(t *testing.T) {
 	line := `{"type":"tool_call","subtype":"completed","call_id":"c","tool_call":{"shellToolCall":{"args":{"command":"echo hi"},"result":{"success":{"exitCode":0,"stdout":"hi\n"}}}}}`
 	ev := Decode([]byte(line), 1).(*ToolCompleted)
-	if got, want := string(ev.Call.Args), `{"command":"echo hi"}`; got != want {
+	if got, want := ev.Call.Args, `{"command":"echo hi"}`; got != want {
 		t.Errorf("Args = %s, want %s", got, want)
 	}
-	if got, want := string(ev.Result.Raw), `{"success":{"exitCode":0,"stdout":"hi\n"}}`; got != want {
+	if got, want := ev.Result.Raw, `{"success":{"exitCode":0,"stdout":"hi\n"}}`; got != want {
 		t.Errorf("Result.Raw = %s, want %s", got, want)
 	}
 
 	fn := Decode([]byte(`{"type":"tool_call","subtype":"started","call_id":"f","tool_call":{"function":{"name":"f","arguments":"{\"a\":1}"}}}`), 1).(*ToolStarted)
-	if got, want := string(fn.Call.Args), `{"a":1}`; got != want {
+	if got, want := fn.Call.Args, `{"a":1}`; got != want {
 		t.Errorf("function Args = %s, want %s (the JSON inside the string)", got, want)
 	}
-	if !json.Valid(fn.Call.Args) {
+	if !json.Valid([]byte(fn.Call.Args)) {
 		t.Errorf("function Args is not JSON: %s", fn.Call.Args)
 	}
 }

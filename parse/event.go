@@ -2,10 +2,7 @@
 // agent has printed, into typed events. It knows nothing of OpenTelemetry.
 package parse
 
-import (
-	"encoding/json"
-	"time"
-)
+import "time"
 
 // Event is one line of the stream, decoded. The concrete types are the
 // pointer types below; Head gives the fields every event has.
@@ -129,7 +126,7 @@ type ToolCall struct {
 	Name    string // canonical name: shell, read, write, edit, … (see Canonical)
 	Source  string // the name as the stream gives it: shellToolCall, Shell, a function's name
 	MCPTool string // for mcp: the MCP tool's own name
-	Args    json.RawMessage
+	Args    string // the arguments as JSON, as the stream gave them
 	Facts   Facts
 
 	StartedAt   time.Time     // startedAtMs; zero when absent
@@ -173,5 +170,5 @@ type ToolResult struct {
 	Outcome Outcome
 	Kind    string // the result's own name: success, failure, rejected, permissionDenied, …
 	Message string // the error or the reason for a rejection
-	Raw     json.RawMessage
+	Raw     string // the result as JSON, as the stream gave it
 }

@@ -5,7 +5,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
+	"unicode/utf8"
 )
 
 // seedLines adds every line of the project's recordings, and the
@@ -32,6 +34,7 @@ func seedCorpus(f *testing.F, perLine bool) {
 func FuzzDecode(f *testing.F) {
 	seedCorpus(f, true)
 	f.Add([]byte(`{"type":"tool_call","subtype":"completed","tool_call":{"xToolCall":{"result":{"success":{"exitCode":"7"}}}}}`))
+	f.Add([]byte("{\"type\":\"tool-call-started\",\"tool_name\":\"Sh\xffell\",\"tool_call_id\":\"\xfe\",\"parameters\":{\"command\":\"ls \xff\"}}"))
 	f.Fuzz(func(t *testing.T, line []byte) {
 		ev := Decode(line, 42)
 		if ev == nil {
@@ -43,7 +46,31 @@ func FuzzDecode(f *testing.F) {
 		if inv, ok := ev.(*Invalid); ok && (inv.Size != len(line) || inv.Err == nil) {
 			t.Fatalf("Invalid{Size: %d, Err: %v} for a %d-byte line", inv.Size, inv.Err, len(line))
 		}
+		checkUTF8(t, reflect.ValueOf(ev), "event")
 	})
+}
+
+// checkUTF8 fails when any string an event holds, other than raw JSON
+// (Args, Raw), is not valid UTF-8.
+func checkUTF8(t *testing.T, v reflect.Value, path string) {
+	t.Helper()
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			checkUTF8(t, v.Elem(), path)
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			name := v.Type().Field(i).Name
+			if name != "Args" && name != "Raw" && v.Type().Field(i).IsExported() {
+				checkUTF8(t, v.Field(i), path+"."+name)
+			}
+		}
+	case reflect.String:
+		if !utf8.ValidString(v.String()) {
+			t.Fatalf("%s = %q is not valid UTF-8", path, v.String())
+		}
+	}
 }
 
 // The decoder ends on any input, gives one event per non-blank line, in

@@ -2,72 +2,88 @@ package parse
 
 import (
 	"encoding/json"
-	"slices"
 	"strings"
 	"time"
+
+	"github.com/tidwall/gjson"
 )
 
 // streamToolCall reads a tool_call event of the documented stream-json
 // dialect or of the payload-wrapped one. It returns the call and its raw
-// result (nil when the event has none).
-func streamToolCall(w *wire) (ToolCall, json.RawMessage) {
-	outer := decodeObject(w.ToolCall)
-	if outer == nil {
-		outer = decodeObject(w.PayloadToolCall)
+// result (absent when the event has none).
+func streamToolCall(w *wire) (ToolCall, gjson.Result) {
+	outer := w.toolCall
+	if !outer.IsObject() {
+		outer = w.payloadToolCall
 	}
 	var call ToolCall
-	var result json.RawMessage
+	var body, fn, result, args, metaID gjson.Result
 	// The tool is the key ending in ToolCall. Beside it the agent puts
 	// metadata (toolCallId, startedAtMs, completedAtMs,
 	// hookAdditionalContexts, and in the payload dialect id and result), so
 	// the first key is not necessarily the tool.
-	if key, body := outer.toolKey(); key != "" {
-		call.Source, call.Name = key, Canonical(key)
-		inner := decodeObject(body)
-		if args, ok := inner["args"]; ok {
-			call.Args = args
-		} else if _, ok := inner["result"]; !ok {
-			call.Args = body // the payload dialect puts arguments in the body
-		} else {
-			call.Args, _ = json.Marshal(inner.without("result"))
+	outer.ForEach(func(k, v gjson.Result) bool {
+		switch key := k.Str; {
+		case call.Source == "" && len(key) > len("ToolCall") && strings.HasSuffix(key, "ToolCall") && v.IsObject():
+			call.Source, call.Name, body = key, Canonical(key), v
+		case key == "function":
+			fn = v
+		case key == "toolCallId" || key == "id":
+			metaID = v
+		case key == "startedAtMs":
+			call.StartedAt = millis(v)
+		case key == "completedAtMs":
+			call.CompletedAt = millis(v)
+		case key == "result":
+			result = v
 		}
-		result = inner["result"]
-		if key == "mcpToolCall" {
-			args := decodeObject(call.Args)
-			call.MCPTool = args.str("toolName", "name")
+		return true
+	})
+	switch {
+	case body.Exists():
+		args = body.Get("args")
+		if r := body.Get("result"); r.Exists() {
+			result = r
 		}
-	} else if fn := decodeObject(outer["function"]); fn != nil {
-		call.Source = fn.str("name")
+		if !args.Exists() {
+			args = body // the payload dialect puts the arguments in the body
+		}
+		if call.Name == "mcp" {
+			call.MCPTool = first(str(args.Get("toolName")), str(args.Get("name")))
+		}
+	case fn.IsObject():
+		call.Source = str(fn.Get("name"))
 		call.Name = call.Source // the function form keeps its own name
-		call.Args = unquoteJSON(fn["arguments"])
-	}
-	if result == nil {
-		result = outer["result"]
-	}
-	if w.CallID != nil {
-		call.ID = *w.CallID
-	} else {
-		call.ID = outer.str("toolCallId", "id")
-		if call.ID == "" {
-			call.ID = decodeObject(call.Args).str("toolCallId")
+		args = fn.Get("arguments")
+		if args.Type == gjson.String && json.Valid([]byte(args.Str)) {
+			args = gjson.Parse(args.Str) // a JSON document inside a JSON string
 		}
 	}
-	call.StartedAt = outer.num("startedAtMs").millis()
-	call.CompletedAt = outer.num("completedAtMs").millis()
-	call.Facts = argFacts(decodeObject(call.Args))
+	call.Args = args.Raw
+	switch {
+	case w.callID.Exists():
+		call.ID = str(w.callID)
+	case metaID.Exists():
+		call.ID = str(metaID)
+	default:
+		call.ID = str(args.Get("toolCallId"))
+	}
+	call.Facts = argFacts(args)
 	return call, result
 }
 
 // hyphenToolCall reads a tool-call-started or tool-call-completed event.
 func hyphenToolCall(w *wire) ToolCall {
-	call := ToolCall{ID: deref(w.ToolCallID), Source: w.ToolName, Name: Canonical(w.ToolName), Args: w.Parameters}
-	if w.ToolCallID == nil && w.CallID != nil {
-		call.ID = *w.CallID
+	call := ToolCall{Source: w.toolName, Name: Canonical(w.toolName), Args: w.parameters.Raw}
+	if w.toolCallID.Exists() {
+		call.ID = str(w.toolCallID)
+	} else {
+		call.ID = str(w.callID)
 	}
-	if w.DurationMs.set {
-		call.Duration = time.Duration(w.DurationMs.v) * time.Millisecond
+	if ms, ok := integer(w.durationMs); ok {
+		call.Duration = time.Duration(ms) * time.Millisecond
 	}
-	call.Facts = argFacts(decodeObject(call.Args))
+	call.Facts = argFacts(w.parameters)
 	return call
 }
 
@@ -122,16 +138,32 @@ func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
 func isLower(c byte) bool { return 'a' <= c && c <= 'z' }
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
-// argFacts reads what a person looks for from a tool's arguments.
-func argFacts(args object) Facts {
-	return Facts{
-		Command:    args.str("command", "cmd"),
-		WorkingDir: args.str("workingDirectory", "working_directory", "cwd"),
-		Path:       args.str("path", "filePath", "file_path", "targetFile", "target_file", "targetDirectory", "target_directory"),
-		Pattern:    args.str("pattern", "globPattern", "glob_pattern", "regex"),
-		URL:        args.str("url"),
-		Query:      args.str("query", "searchTerm", "search_term"),
-	}
+// argFacts reads what a person looks for from a tool's arguments; where
+// several keys could say a thing, the first in the object wins.
+func argFacts(args gjson.Result) Facts {
+	var f Facts
+	args.ForEach(func(k, v gjson.Result) bool {
+		var dst *string
+		switch k.Str {
+		case "command", "cmd":
+			dst = &f.Command
+		case "workingDirectory", "working_directory", "cwd":
+			dst = &f.WorkingDir
+		case "path", "filePath", "file_path", "targetFile", "target_file", "targetDirectory", "target_directory":
+			dst = &f.Path
+		case "pattern", "globPattern", "glob_pattern", "regex":
+			dst = &f.Pattern
+		case "url":
+			dst = &f.URL
+		case "query", "searchTerm", "search_term":
+			dst = &f.Query
+		}
+		if dst != nil && *dst == "" {
+			*dst = str(v)
+		}
+		return true
+	})
+	return f
 }
 
 // outcomes names the result kinds the agent prints and how each ends a call.
@@ -150,160 +182,100 @@ var outcomes = map[string]Outcome{
 // facts: {"success": {...}} and its siblings (stream-json), {"exitCode",
 // "stdout", "stderr"} or {"success": true} (payload dialect), {"success":
 // bool, "output", "exit_code"} (hyphenated dialect).
-func decodeResult(raw json.RawMessage, facts *Facts) ToolResult {
-	res := ToolResult{Outcome: Success, Raw: raw}
-	o := decodeObject(raw)
-	if o == nil {
-		if s := jsonText(raw); s != "" {
-			res.Message = s
-		}
+func decodeResult(raw gjson.Result, facts *Facts) ToolResult {
+	res := ToolResult{Outcome: Success, Raw: raw.Raw}
+	if raw.Type == gjson.String {
+		res.Message = str(raw)
 		return res
 	}
-	body := o
-	for _, key := range o.keys() {
-		if outcome, ok := outcomes[key]; ok && isObject(o[key]) {
-			res.Kind, res.Outcome, body = key, outcome, decodeObject(o[key])
-			break
-		}
+	if !raw.IsObject() {
+		return res
 	}
+	body := raw
+	raw.ForEach(func(k, v gjson.Result) bool {
+		if outcome, ok := outcomes[k.Str]; ok && v.IsObject() {
+			res.Kind, res.Outcome, body = k.Str, outcome, v
+			return false
+		}
+		return true
+	})
 	if res.Kind == "" {
 		// The flat dialects: success is a boolean, error a string.
-		if ok, given := o.boolean("success"); given && !ok {
+		if ok := raw.Get("success"); ok.Type == gjson.False {
 			res.Outcome, res.Kind = Failed, "failure"
 		}
-		if msg := errorText(o["error"]); msg != "" {
+		if msg := errorText(raw.Get("error")); msg != "" {
 			res.Outcome, res.Kind, res.Message = Failed, "error", msg
 		}
 	}
-	if res.Message == "" {
-		res.Message = body.str("error", "errorMessage", "modelVisibleError", "reason", "message")
-		if res.Outcome == Success {
-			res.Message = "" // a success's message is content, not a reason
-		}
+	message := resultFacts(body, facts)
+	if res.Message == "" && res.Outcome != Success {
+		res.Message = message // a success's message is content, not a reason
 	}
-	resultFacts(body, facts)
 	if facts.ExitCode != nil && *facts.ExitCode != 0 && res.Outcome == Success {
 		res.Outcome = Failed
 	}
 	return res
 }
 
-// resultFacts reads what a person looks for from a result body.
-func resultFacts(r object, f *Facts) {
-	setNum := func(dst **int64, keys ...string) {
-		if n := r.num(keys...); n.set {
-			*dst = n.ptr()
+// resultFacts reads what a person looks for from a result body, in one
+// pass, and returns the body's error or reason text.
+func resultFacts(body gjson.Result, f *Facts) (message string) {
+	var outBytes int64
+	var hasOut bool
+	set := func(dst **int64, v gjson.Result) {
+		if *dst == nil {
+			*dst = integerPtr(v)
 		}
 	}
-	setNum(&f.ExitCode, "exitCode", "exit_code")
-	setNum(&f.Lines, "totalLines", "linesCreated", "totalMatchedLines", "lines")
-	setNum(&f.LinesAdded, "linesAdded")
-	setNum(&f.LinesRemoved, "linesRemoved")
-	setNum(&f.Bytes, "fileSize", "totalChars", "size")
-	setNum(&f.Files, "totalFiles")
-	setNum(&f.ExecutionMs, "executionTime")
-	if s := r.str("signal"); s != "" {
-		f.Signal = s
-	}
-	if f.Command == "" {
-		f.Command = r.str("command")
-	}
-	if f.Path == "" {
-		f.Path = r.str("path")
-	}
-	_, hasOut := r["stdout"]
-	_, hasErr := r["stderr"]
-	if hasOut || hasErr {
-		n := int64(len(r.str("stdout")) + len(r.str("stderr")))
-		f.OutputBytes = &n
-	} else if out, ok := r["output"]; ok {
-		n := int64(len(jsonText(out)))
-		f.OutputBytes = &n
-	}
-}
-
-// object is a decoded JSON object whose values stay raw.
-type object map[string]json.RawMessage
-
-func decodeObject(raw json.RawMessage) object {
-	if !isObject(raw) {
-		return nil
-	}
-	var o object
-	if json.Unmarshal(raw, &o) != nil {
-		return nil
-	}
-	return o
-}
-
-// keys returns the object's keys in a stable order.
-func (o object) keys() []string {
-	keys := make([]string, 0, len(o))
-	for k := range o {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
-// toolKey finds the key naming the tool: the one ending in ToolCall whose
-// value is an object.
-func (o object) toolKey() (string, json.RawMessage) {
-	for _, k := range o.keys() {
-		if strings.HasSuffix(k, "ToolCall") && len(k) > len("ToolCall") && isObject(o[k]) {
-			return k, o[k]
+	body.ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "exitCode", "exit_code":
+			set(&f.ExitCode, v)
+		case "totalLines", "linesCreated", "totalMatchedLines", "lines":
+			set(&f.Lines, v)
+		case "linesAdded":
+			set(&f.LinesAdded, v)
+		case "linesRemoved":
+			set(&f.LinesRemoved, v)
+		case "fileSize", "totalChars", "size":
+			set(&f.Bytes, v)
+		case "totalFiles":
+			set(&f.Files, v)
+		case "executionTime":
+			set(&f.ExecutionMs, v)
+		case "signal":
+			f.Signal = first(f.Signal, str(v))
+		case "command":
+			f.Command = first(f.Command, str(v))
+		case "path":
+			f.Path = first(f.Path, str(v))
+		case "stdout", "stderr":
+			outBytes += stringLen(v)
+			hasOut = true
+		case "output":
+			if !hasOut {
+				outBytes, hasOut = stringLen(v), true
+			}
+		case "error", "errorMessage", "modelVisibleError", "reason", "message":
+			message = first(message, errorText(v))
 		}
+		return true
+	})
+	if hasOut {
+		f.OutputBytes = &outBytes
 	}
-	return "", nil
+	return message
 }
 
-// str returns the first of keys whose value is a non-empty string.
-func (o object) str(keys ...string) string {
-	for _, k := range keys {
-		if s := jsonText(o[k]); s != "" {
-			return s
-		}
+// stringLen is the length of a string value once unescaped, without
+// unescaping it when it has no escapes.
+func stringLen(v gjson.Result) int64 {
+	if v.Type != gjson.String {
+		return 0
 	}
-	return ""
-}
-
-// num returns the first of keys whose value is a number.
-func (o object) num(keys ...string) number {
-	for _, k := range keys {
-		var n number
-		if raw, ok := o[k]; ok && n.UnmarshalJSON(raw) == nil && n.set {
-			return n
-		}
+	if len(v.Raw) >= 2 && !strings.Contains(v.Raw, `\`) {
+		return int64(len(v.Raw) - 2)
 	}
-	return number{}
-}
-
-func (o object) boolean(key string) (value, given bool) {
-	var b bool
-	if raw, ok := o[key]; ok && json.Unmarshal(raw, &b) == nil {
-		return b, true
-	}
-	return false, false
-}
-
-func (o object) without(keys ...string) object {
-	if o == nil {
-		return nil
-	}
-	out := make(object, len(o))
-	for k, v := range o {
-		if !slices.Contains(keys, k) {
-			out[k] = v
-		}
-	}
-	return out
-}
-
-// unquoteJSON turns a function call's arguments, a JSON document inside a
-// JSON string, into the document; anything else is kept as it is.
-func unquoteJSON(raw json.RawMessage) json.RawMessage {
-	if s := jsonText(raw); s != "" && json.Valid([]byte(s)) {
-		return json.RawMessage(s)
-	}
-	return raw
+	return int64(len(v.Str))
 }

@@ -1,0 +1,38 @@
+package parse
+
+import (
+	"bytes"
+	"io"
+	"testing"
+
+	"github.com/cursor-otel/cursor-otel/internal/synth"
+)
+
+// BenchmarkDecoder reads a 1,000-model-call stream (about 20 MB): the
+// throughput figure in the README.
+func BenchmarkDecoder(b *testing.B) {
+	stream := synth.Stream(1000)
+	b.SetBytes(int64(len(stream)))
+	b.ReportAllocs()
+	for b.Loop() {
+		dec := NewDecoder(bytes.NewReader(stream))
+		for {
+			if _, err := dec.Next(); err == io.EOF {
+				break
+			}
+		}
+	}
+}
+
+// BenchmarkDecoderHugeLine reads one 5 MB tool result line.
+func BenchmarkDecoderHugeLine(b *testing.B) {
+	line := synth.HugeLine(5 << 20)
+	b.SetBytes(int64(len(line)))
+	b.ReportAllocs()
+	for b.Loop() {
+		dec := NewDecoder(bytes.NewReader(line))
+		if ev, err := dec.Next(); err != nil || ev.(*ToolCompleted).Call.Facts.OutputBytes == nil {
+			b.Fatalf("got %v, %v", ev, err)
+		}
+	}
+}
