@@ -83,7 +83,7 @@ func TestGoldenTrees(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			spans := recordFile(t, tt.path, tt.opts)
 			checkInvariants(t, spans)
-			golden.Check(t, tt.name, golden.Render(golden.FromStubs(spans)), *update)
+			golden.Check(t, filepath.Join("testdata", tt.name+".golden"), golden.Render(golden.FromStubs(spans)), *update)
 		})
 	}
 }
@@ -105,7 +105,7 @@ func TestGoldenRealRecordings(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			spans := recordFile(t, path, Options{})
 			checkInvariants(t, spans)
-			golden.Check(t, "real-"+name, golden.Render(golden.FromStubs(spans)), *update)
+			golden.Check(t, filepath.Join("testdata", "real-"+name+".golden"), golden.Render(golden.FromStubs(spans)), *update)
 		})
 	}
 }
@@ -149,6 +149,9 @@ func checkInvariants(t *testing.T, spans tracetest.SpanStubs) {
 			session := byID[parent.Parent.SpanID()]
 			if s.StartTime.Before(session.StartTime) || s.EndTime.After(session.EndTime) {
 				t.Errorf("tool call %q is outside its session", s.Name)
+			}
+			if s.StartTime.Before(parent.StartTime) {
+				t.Errorf("tool call %q starts before the model call that issued it", s.Name)
 			}
 		}
 	}

@@ -30,7 +30,7 @@ func (s *session) startTool(e *parse.ToolStarted, t time.Time) {
 	mc.endThinking()
 	mc.tools++
 	mc.running++
-	s.tools[e.Call.ID] = &toolCall{parent: mc, call: e.Call, start: t}
+	s.tools[e.Call.ID] = &toolCall{parent: mc, call: e.Call, start: later(t, mc.start)}
 }
 
 // completeTool ends the tool call the completion names, whatever order
@@ -44,7 +44,11 @@ func (s *session) completeTool(e *parse.ToolCompleted, t time.Time) time.Time {
 		tc = s.unstartedTool(e, t)
 	}
 	if !e.Call.StartedAt.IsZero() {
-		tc.start = e.Call.StartedAt // the tool's own account beats the line's time
+		// The tool's own account beats the line's time, but no tool starts
+		// before the model call that issued it: the difference is skew
+		// between the agent's clocks (startedAtMs can run a second ahead of
+		// timestamp_ms).
+		tc.start = later(e.Call.StartedAt, tc.parent.start)
 	}
 	end := t
 	if e.Call.CompletedAt.IsZero() && e.Time.IsZero() && e.Call.Duration > 0 {
@@ -74,7 +78,7 @@ func (s *session) unstartedTool(e *parse.ToolCompleted, t time.Time) *toolCall {
 		start = t.Add(-e.Call.Duration)
 	}
 	mc.tools++
-	return &toolCall{parent: mc, call: e.Call, start: start}
+	return &toolCall{parent: mc, call: e.Call, start: later(start, mc.start)}
 }
 
 func (tc *toolCall) complete(e *parse.ToolCompleted, end time.Time, startMissing bool) {
@@ -87,7 +91,7 @@ func (tc *toolCall) complete(e *parse.ToolCompleted, end time.Time, startMissing
 		attrs = append(attrs, ToolStartMiss.Bool(true))
 	}
 	if rec.opts.CaptureContent && len(e.Result.Raw) > 0 {
-		attrs = append(attrs, ToolResult.String(rec.text(string(e.Result.Raw), rec.opts.MaxContent)))
+		attrs = append(attrs, ToolResult.String(rec.text(e.Result.Raw, rec.opts.MaxContent)))
 	}
 	if e.Result.Outcome != parse.Success {
 		if msg := rec.text(e.Result.Message, maxMessage); msg != "" {
@@ -130,7 +134,7 @@ func (tc *toolCall) span(call parse.ToolCall, outcome string) trace.Span {
 	}
 	attrs = append(attrs, rec.factAttributes(call.Facts)...)
 	if rec.opts.CaptureContent && len(call.Args) > 0 {
-		attrs = append(attrs, ToolArguments.String(rec.text(string(call.Args), rec.opts.MaxContent)))
+		attrs = append(attrs, ToolArguments.String(rec.text(call.Args, rec.opts.MaxContent)))
 	}
 	_, span := rec.tracer.Start(tc.parent.ctx, "execute_tool "+name,
 		trace.WithTimestamp(tc.start),

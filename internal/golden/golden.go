@@ -143,11 +143,10 @@ func sortedKVs(kvs []KV) []KV {
 	return out
 }
 
-// Check compares got with the file testdata/<name>.golden, or writes the
-// file when update is set.
-func Check(t *testing.T, name, got string, update bool) {
+// Check compares got with the golden file at path, or writes the file when
+// update is set.
+func Check(t *testing.T, path, got string, update bool) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
 	if update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
