@@ -1,0 +1,119 @@
+// Package redact replaces secrets in text with [REDACTED], keeping the rest
+// readable: known values (an API key given on the command line, secrets in
+// the environment) and well-known token shapes.
+package redact
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Mask replaces every secret.
+const Mask = "[REDACTED]"
+
+// minLiteral is the shortest known value replaced wherever it appears:
+// shorter ones ("1", "true") would blank out ordinary text.
+const minLiteral = 6
+
+// rule is one secret shape and what replaces it; "${1}" keeps the part
+// that says what the secret is (a header or variable name).
+type rule struct {
+	name string
+	re   *regexp.Regexp
+	repl string
+}
+
+const keepName = "${1}" + Mask
+
+// builtins are the secret shapes redacted unless turned off; the package
+// tests hold an example of each.
+var builtins = []rule{
+	{"private key block", regexp.MustCompile(`(?s)(-----BEGIN [A-Z ]*PRIVATE KEY-----).*?(?:-----END [A-Z ]*PRIVATE KEY-----|\z)`), keepName},
+	{"Authorization header", regexp.MustCompile(`(?i)(\bauthorization["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token|digest)\s+)?)[^\s"',;]+`), keepName},
+	{"bearer token", regexp.MustCompile(`(?i)(\bbearer\s+)[A-Za-z0-9\-._~+/]{8,}=*`), keepName},
+	{"URL credentials", regexp.MustCompile(`(\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^/\s:@]+:)[^/\s@]+@`), "${1}" + Mask + "@"},
+	{"GitHub token", regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{20,})`), Mask},
+	{"GitLab token", regexp.MustCompile(`\bglpat-[A-Za-z0-9\-_]{20,}`), Mask},
+	{"AWS access key id", regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b`), Mask},
+	{"OpenAI/Anthropic-style key", regexp.MustCompile(`\bsk-[A-Za-z0-9_\-]{20,}`), Mask},
+	{"Stripe-style key", regexp.MustCompile(`\b[rsp]k_(?:live|test)_[A-Za-z0-9]{16,}`), Mask},
+	{"Slack token", regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9\-]{10,}`), Mask},
+	{"Google API key", regexp.MustCompile(`\bAIza[0-9A-Za-z\-_]{35}`), Mask},
+	{"npm token", regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}`), Mask},
+	{"JWT", regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{5,}\.eyJ[A-Za-z0-9_\-]{5,}\.[A-Za-z0-9_\-]{5,}`), Mask},
+	// NAME=value where the (upper-case, environment-style) name says secret.
+	{"secret variable", regexp.MustCompile(`\b([A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)[A-Z0-9_]*\s*=\s*)(?:"[^"]*"|'[^']*'|[^\s"',;]+)`), keepName},
+	// key=value or key: value in configuration; not bare "token", which
+	// would take max_tokens=100 for a secret.
+	{"secret setting", regexp.MustCompile(`(?i)\b([a-z0-9_\-]*(?:password|passwd|secret|api[_\-]?key|access[_\-]?token|auth[_\-]?token|refresh[_\-]?token|private[_\-]?key)[a-z0-9_\-]*\s*[=:]\s*)(?:"[^"]*"|'[^']*'|[^\s"',;]+)`), keepName},
+	{"secret flag", regexp.MustCompile(`(?i)((?:^|\s)--?[a-z0-9\-]*(?:token|secret|password|passwd|api-?key)(?:=|\s+))(?:"[^"]*"|'[^']*'|[^\s"']+)`), keepName},
+	{"secret JSON field", regexp.MustCompile(`(?i)("[a-z0-9_\-]*(?:token|secret|password|passwd|api_?key)[a-z0-9_\-]*"\s*:\s*")[^"]*`), keepName},
+}
+
+// Options say what a Redactor redacts besides the built-in shapes.
+type Options struct {
+	Literals   []string         // exact secret values, masked wherever they appear
+	Patterns   []*regexp.Regexp // more shapes; the first group, if any, is kept
+	NoBuiltins bool             // for a trusted backend: only Literals and Patterns
+}
+
+// Redactor masks secrets in text. It is safe for concurrent use.
+type Redactor struct {
+	literals *strings.Replacer
+	rules    []rule
+}
+
+// New builds a Redactor.
+func New(opts Options) *Redactor {
+	r := &Redactor{}
+	if !opts.NoBuiltins {
+		r.rules = slices.Clone(builtins)
+	}
+	for _, p := range opts.Patterns {
+		repl := Mask
+		if p.NumSubexp() > 0 {
+			repl = keepName
+		}
+		r.rules = append(r.rules, rule{"pattern", p, repl})
+	}
+	var lits []string
+	for _, l := range opts.Literals {
+		if len(l) >= minLiteral && !strings.Contains(Mask, l) && !slices.Contains(lits, l) {
+			lits = append(lits, l)
+		}
+	}
+	// Longest first, so a secret that contains another is masked whole.
+	slices.SortFunc(lits, func(a, b string) int { return len(b) - len(a) })
+	if len(lits) > 0 {
+		pairs := make([]string, 0, 2*len(lits))
+		for _, l := range lits {
+			pairs = append(pairs, l, Mask)
+		}
+		r.literals = strings.NewReplacer(pairs...)
+	}
+	return r
+}
+
+// Redact returns s with every secret masked. The result is valid UTF-8.
+func (r *Redactor) Redact(s string) string {
+	if s == "" {
+		return s
+	}
+	if r.literals != nil {
+		s = r.literals.Replace(s)
+	}
+	for _, ru := range r.rules {
+		s = ru.re.ReplaceAllString(s, ru.repl)
+	}
+	return strings.ToValidUTF8(s, "\ufffd")
+}
+
+// Names lists the built-in shapes, for documentation and help text.
+func Names() []string {
+	names := make([]string, len(builtins))
+	for i, b := range builtins {
+		names[i] = b.name
+	}
+	return names
+}
