@@ -1,0 +1,210 @@
+// Package tracer sets up the OpenTelemetry SDK for cursor-otel: exporters
+// from the standard OTEL_* variables, the resource, a batch processor that
+// loses no span, and a flush bounded by a deadline. It knows nothing of
+// cursor-agent's events.
+package tracer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync/atomic"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
+	"go.opentelemetry.io/otel/exporters/stdout/stdouttrace"
+	"go.opentelemetry.io/otel/sdk/resource"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/trace"
+)
+
+// DefaultFlushTimeout bounds how long exporting may hold up exit.
+const DefaultFlushTimeout = 3 * time.Second
+
+// Config says what the caller adds to the standard variables.
+type Config struct {
+	// Getenv reads the environment; nil means os.Getenv. (The OTLP
+	// exporters read headers, TLS files, compression and timeouts from the
+	// process environment themselves.)
+	Getenv func(string) string
+	// FlushTimeout bounds Shutdown; DefaultFlushTimeout when zero.
+	FlushTimeout time.Duration
+	// Processors see every span before it is exported (the replay tree).
+	Processors []sdktrace.SpanProcessor
+	// Console is where OTEL_TRACES_EXPORTER=console writes; nil means
+	// stderr, so that a wrapped agent's stdout stays untouched.
+	Console io.Writer
+	// Version is cursor-otel's version, for service.version and the scope.
+	Version string
+	// Resource holds more resource attributes, under the ones from
+	// OTEL_RESOURCE_ATTRIBUTES and OTEL_SERVICE_NAME.
+	Resource []attribute.KeyValue
+}
+
+// Provider is a configured TracerProvider.
+type Provider struct {
+	tp           *sdktrace.TracerProvider
+	guard        *guard // nil when nothing is exported over OTLP
+	ended        atomic.Int64
+	flushTimeout time.Duration
+	settings     settings
+	version      string
+}
+
+// New sets up the SDK. An error means a setting is wrong; the caller can
+// still run with NewNoExport.
+func New(ctx context.Context, cfg Config) (*Provider, error) {
+	if cfg.Getenv == nil {
+		cfg.Getenv = os.Getenv
+	}
+	if cfg.FlushTimeout <= 0 {
+		cfg.FlushTimeout = DefaultFlushTimeout
+	}
+	s, err := readSettings(cfg.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	p := &Provider{flushTimeout: cfg.FlushTimeout, settings: s, version: cfg.Version}
+	opts := []sdktrace.TracerProviderOption{sdktrace.WithResource(newResource(ctx, cfg))}
+	for _, sp := range cfg.Processors {
+		opts = append(opts, sdktrace.WithSpanProcessor(sp))
+	}
+	opts = append(opts, sdktrace.WithSpanProcessor(endCounter{&p.ended}))
+	for _, name := range s.exporters {
+		exp, err := p.newExporter(ctx, name, cfg)
+		if err != nil {
+			return nil, err
+		}
+		// Blocking: a long replay waits for the exporter rather than drop
+		// spans from a full queue.
+		opts = append(opts, sdktrace.WithBatcher(exp, sdktrace.WithBlocking()))
+	}
+	p.tp = sdktrace.NewTracerProvider(opts...)
+	return p, nil
+}
+
+// NewNoExport is a provider that exports nothing, for when the settings are
+// wrong: the run goes on, the processors still see every span.
+func NewNoExport(ctx context.Context, cfg Config) *Provider {
+	cfg.Getenv = func(k string) string {
+		if k == "OTEL_TRACES_EXPORTER" {
+			return "none"
+		}
+		return ""
+	}
+	p, _ := New(ctx, cfg)
+	return p
+}
+
+func (p *Provider) newExporter(ctx context.Context, name string, cfg Config) (sdktrace.SpanExporter, error) {
+	if name == "console" {
+		w := cfg.Console
+		if w == nil {
+			w = os.Stderr
+		}
+		return stdouttrace.New(stdouttrace.WithWriter(w))
+	}
+	var exp sdktrace.SpanExporter
+	var err error
+	// A named endpoint gets retries for blips, bounded well under the flush
+	// timeout. The default endpoint gets none: it is a local collector, and
+	// nothing there now means nothing will be.
+	retry, backoff, maxBackoff, give := p.settings.userEndpoint, 200*time.Millisecond, time.Second, cfg.FlushTimeout/2
+	if p.settings.protocol == "grpc" {
+		opts := []otlptracegrpc.Option{otlptracegrpc.WithRetry(otlptracegrpc.RetryConfig{
+			Enabled: retry, InitialInterval: backoff, MaxInterval: maxBackoff, MaxElapsedTime: give})}
+		if !p.settings.userEndpoint {
+			opts = append(opts, otlptracegrpc.WithEndpoint(p.settings.endpoint), otlptracegrpc.WithInsecure())
+		}
+		exp, err = otlptracegrpc.New(ctx, opts...)
+	} else {
+		opts := []otlptracehttp.Option{otlptracehttp.WithRetry(otlptracehttp.RetryConfig{
+			Enabled: retry, InitialInterval: backoff, MaxInterval: maxBackoff, MaxElapsedTime: give})}
+		if !p.settings.userEndpoint {
+			opts = append(opts, otlptracehttp.WithEndpoint(p.settings.endpoint), otlptracehttp.WithInsecure())
+		}
+		exp, err = otlptracehttp.New(ctx, opts...)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("OTLP exporter for %s: %w", p.settings.endpoint, err)
+	}
+	p.guard = &guard{next: exp, now: time.Now}
+	return p.guard, nil
+}
+
+func newResource(ctx context.Context, cfg Config) *resource.Resource {
+	attrs := append([]attribute.KeyValue{attribute.String("service.name", "cursor-agent")}, cfg.Resource...)
+	if cfg.Version != "" {
+		attrs = append(attrs, attribute.String("cursor_otel.version", cfg.Version))
+	}
+	// Later options win: the standard variables over detection over the
+	// defaults. Not WithProcess: the command line may hold an API key.
+	res, err := resource.New(ctx,
+		resource.WithAttributes(attrs...),
+		resource.WithTelemetrySDK(),
+		resource.WithHost(),
+		resource.WithOSType(),
+		resource.WithFromEnv(),
+	)
+	if err != nil && res == nil {
+		return resource.Default()
+	}
+	return res
+}
+
+// Tracer is the tracer cursor-otel records with.
+func (p *Provider) Tracer() trace.Tracer {
+	return p.tp.Tracer("github.com/cursor-otel/cursor-otel", trace.WithInstrumentationVersion(p.version))
+}
+
+// Report says what became of the spans.
+type Report struct {
+	Spans        int    // spans ended
+	Exported     int    // spans the collector accepted
+	Endpoint     string // where they were sent
+	UserEndpoint bool   // the user named the endpoint
+	Err          error  // why some were not exported; nil when all were, or none were meant to be
+}
+
+// Lost is the number of spans that ended and were not exported.
+func (r Report) Lost() int { return r.Spans - r.Exported }
+
+// ErrFlushTimeout says the flush deadline passed with spans unexported.
+var ErrFlushTimeout = errors.New("flush timed out")
+
+// Shutdown flushes what is left, within the flush timeout, and says what
+// became of the spans.
+func (p *Provider) Shutdown(ctx context.Context) Report {
+	ctx, cancel := context.WithTimeout(ctx, p.flushTimeout)
+	defer cancel()
+	if p.guard != nil {
+		deadline, _ := ctx.Deadline()
+		p.guard.setDeadline(deadline)
+	}
+	shutdownErr := p.tp.Shutdown(ctx)
+	r := Report{Spans: int(p.ended.Load()), Endpoint: p.settings.endpoint, UserEndpoint: p.settings.userEndpoint}
+	if p.guard == nil {
+		r.Exported = r.Spans
+		return r
+	}
+	r.Exported, r.Err = p.guard.result()
+	if r.Err == nil && r.Lost() > 0 {
+		r.Err = fmt.Errorf("%w after %s", ErrFlushTimeout, p.flushTimeout)
+		if shutdownErr != nil && !errors.Is(shutdownErr, context.DeadlineExceeded) {
+			r.Err = shutdownErr
+		}
+	}
+	return r
+}
+
+// endCounter counts ended spans, so that Report can say how many were lost.
+type endCounter struct{ n *atomic.Int64 }
+
+func (c endCounter) OnStart(context.Context, sdktrace.ReadWriteSpan) {}
+func (c endCounter) OnEnd(sdktrace.ReadOnlySpan)                     { c.n.Add(1) }
+func (c endCounter) Shutdown(context.Context) error                  { return nil }
+func (c endCounter) ForceFlush(context.Context) error                { return nil }

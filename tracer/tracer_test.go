@@ -1,0 +1,204 @@
+package tracer
+
+import (
+	"context"
+	"errors"
+	"net"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/cursor-otel/cursor-otel/internal/otlptest"
+)
+
+func env(kv map[string]string) func(string) string {
+	return func(k string) string { return kv[k] }
+}
+
+func TestReadSettings(t *testing.T) {
+	tests := []struct {
+		name    string
+		env     map[string]string
+		want    settings
+		wantErr string
+	}{
+		{"defaults: OTLP/gRPC to plaintext localhost:4317", nil,
+			settings{exporters: []string{"otlp"}, protocol: "grpc", endpoint: "localhost:4317"}, ""},
+		{"http/protobuf defaults to localhost:4318", map[string]string{"OTEL_EXPORTER_OTLP_PROTOCOL": "http/protobuf"},
+			settings{exporters: []string{"otlp"}, protocol: "http/protobuf", endpoint: "localhost:4318"}, ""},
+		{"the traces protocol wins", map[string]string{"OTEL_EXPORTER_OTLP_PROTOCOL": "http/protobuf", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL": "grpc"},
+			settings{exporters: []string{"otlp"}, protocol: "grpc", endpoint: "localhost:4317"}, ""},
+		{"a named endpoint", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "https://otel.example.com:4317"},
+			settings{exporters: []string{"otlp"}, protocol: "grpc", endpoint: "https://otel.example.com:4317", userEndpoint: true}, ""},
+		{"the traces endpoint wins", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://a:4317", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://b:4317"},
+			settings{exporters: []string{"otlp"}, protocol: "grpc", endpoint: "http://b:4317", userEndpoint: true}, ""},
+		{"console only", map[string]string{"OTEL_TRACES_EXPORTER": "console"},
+			settings{exporters: []string{"console"}}, ""},
+		{"console and otlp", map[string]string{"OTEL_TRACES_EXPORTER": "otlp, console"},
+			settings{exporters: []string{"otlp", "console"}, protocol: "grpc", endpoint: "localhost:4317"}, ""},
+		{"none", map[string]string{"OTEL_TRACES_EXPORTER": "none"}, settings{}, ""},
+		{"SDK disabled", map[string]string{"OTEL_SDK_DISABLED": "true", "OTEL_TRACES_EXPORTER": "otlp"}, settings{}, ""},
+		{"unknown exporter", map[string]string{"OTEL_TRACES_EXPORTER": "zipkin"}, settings{}, `unknown exporter "zipkin"`},
+		{"http/json is not supported", map[string]string{"OTEL_EXPORTER_OTLP_PROTOCOL": "http/json"}, settings{}, `"http/json" is not supported`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := readSettings(env(tt.env))
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want one saying %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got.exporters, tt.want.exporters) || got.protocol != tt.want.protocol ||
+				got.endpoint != tt.want.endpoint || got.userEndpoint != tt.want.userEndpoint {
+				t.Errorf("got %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+// newProvider points a provider at endpoint through the process
+// environment, which the OTLP exporters read themselves.
+func newProvider(t *testing.T, endpoint string, flush time.Duration) *Provider {
+	t.Helper()
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", endpoint)
+	p, err := New(context.Background(), Config{FlushTimeout: flush})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func endSpans(p *Provider, n int) {
+	for range n {
+		_, s := p.Tracer().Start(context.Background(), "span")
+		s.End()
+	}
+}
+
+func TestReportCountsExportedSpans(t *testing.T) {
+	recv := otlptest.StartGRPC(t)
+	p := newProvider(t, recv.Endpoint, 3*time.Second)
+	endSpans(p, 700) // more than one batch of 512
+	r := p.Shutdown(context.Background())
+	if r.Err != nil || r.Spans != 700 || r.Exported != 700 || r.Lost() != 0 {
+		t.Errorf("report %+v, want 700 of 700 exported", r)
+	}
+	if got := recv.SpanCount(); got != 700 {
+		t.Errorf("receiver got %d spans, want 700", got)
+	}
+	if !r.UserEndpoint || r.Endpoint != recv.Endpoint {
+		t.Errorf("report endpoint %q (user %v), want %q named by the user", r.Endpoint, r.UserEndpoint, recv.Endpoint)
+	}
+}
+
+func TestReportSaysWhyAnExportWasRefused(t *testing.T) {
+	recv := otlptest.StartGRPC(t)
+	recv.Refuse(status.Error(codes.Unauthenticated, "missing API key"))
+	p := newProvider(t, recv.Endpoint, 3*time.Second)
+	endSpans(p, 5)
+	r := p.Shutdown(context.Background())
+	if status.Code(errors.Unwrap(r.Err)) != codes.Unauthenticated && !strings.Contains(r.Err.Error(), "Unauthenticated") {
+		t.Errorf("err = %v, want the receiver's Unauthenticated", r.Err)
+	}
+	if r.Lost() != 5 {
+		t.Errorf("lost %d spans, want 5", r.Lost())
+	}
+}
+
+// A collector that is down costs one failed attempt, not one per batch, and
+// the deadline bounds the whole flush.
+func TestCollectorDown(t *testing.T) {
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := lis.Addr().String()
+	lis.Close()
+	p := newProvider(t, "http://"+addr, time.Second)
+	endSpans(p, 2000)
+	start := time.Now()
+	r := p.Shutdown(context.Background())
+	if took := time.Since(start); took > 1500*time.Millisecond {
+		t.Errorf("shutdown took %v with a 1s flush timeout", took)
+	}
+	if r.Err == nil || r.Lost() != 2000 || r.Exported != 0 {
+		t.Errorf("report %+v, want 2000 lost with an error", r)
+	}
+}
+
+// A collector that accepts connections and never answers is cut off at the
+// flush deadline.
+func TestCollectorHangs(t *testing.T) {
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lis.Close()
+	p := newProvider(t, "http://"+lis.Addr().String(), 500*time.Millisecond)
+	endSpans(p, 3)
+	start := time.Now()
+	r := p.Shutdown(context.Background())
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("shutdown took %v with a 500ms flush timeout", took)
+	}
+	if r.Err == nil || r.Lost() != 3 {
+		t.Errorf("report %+v, want 3 lost with an error", r)
+	}
+}
+
+func TestGuardCoolsOffAfterAFailure(t *testing.T) {
+	now := time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)
+	failing := &countingExporter{err: errors.New("unavailable")}
+	g := &guard{next: failing, now: func() time.Time { return now }}
+	spans := make([]sdktrace.ReadOnlySpan, 3)
+	for range 3 {
+		_ = g.ExportSpans(context.Background(), spans)
+	}
+	if failing.calls != 1 {
+		t.Errorf("exporter called %d times in the cool-off, want 1", failing.calls)
+	}
+	now = now.Add(coolOff + time.Second)
+	failing.err = nil
+	_ = g.ExportSpans(context.Background(), spans)
+	if exported, err := g.result(); failing.calls != 2 || exported != 3 || err == nil {
+		t.Errorf("after the cool-off: %d calls, %d exported, err %v; want a retry that exports 3 and the first error kept", failing.calls, exported, err)
+	}
+}
+
+type countingExporter struct {
+	calls int
+	err   error
+}
+
+func (c *countingExporter) ExportSpans(context.Context, []sdktrace.ReadOnlySpan) error {
+	c.calls++
+	return c.err
+}
+func (c *countingExporter) Shutdown(context.Context) error { return nil }
+
+func TestNoExportStillRunsProcessors(t *testing.T) {
+	seen := 0
+	p := NewNoExport(context.Background(), Config{Processors: []sdktrace.SpanProcessor{onEnd(func() { seen++ })}})
+	endSpans(p, 4)
+	r := p.Shutdown(context.Background())
+	if seen != 4 || r.Err != nil || r.Lost() != 0 {
+		t.Errorf("processor saw %d spans, report %+v; want 4 and nothing lost", seen, r)
+	}
+}
+
+type onEnd func()
+
+func (f onEnd) OnStart(context.Context, sdktrace.ReadWriteSpan) {}
+func (f onEnd) OnEnd(sdktrace.ReadOnlySpan)                     { f() }
+func (f onEnd) Shutdown(context.Context) error                  { return nil }
+func (f onEnd) ForceFlush(context.Context) error                { return nil }
