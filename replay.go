@@ -1,0 +1,87 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/cursor-otel/cursor-otel/parse"
+	"github.com/cursor-otel/cursor-otel/spanmap"
+	"github.com/cursor-otel/cursor-otel/tracer"
+	"github.com/cursor-otel/cursor-otel/tree"
+)
+
+type replayCmd struct {
+	exportFlags
+	Files []string `arg:"" optional:"" name:"file" help:"Recorded stream-json files; - (or none) reads stdin."`
+}
+
+// Run replays each file as its own stream, prints each trace as a tree, and
+// exports the traces. A file that cannot be read, or an export to an
+// endpoint the user named that fails, makes the exit status 1.
+func (c *replayCmd) Run(s *streams, status *int) error {
+	ctx := context.Background()
+	var printers []sdktrace.SpanProcessor
+	if !c.Quiet {
+		printers = append(printers, tree.NewPrinter(s.stdout))
+	}
+	cfg := tracer.Config{FlushTimeout: c.FlushTimeout, Processors: printers, Version: buildVersion()}
+	prov, err := tracer.New(ctx, cfg)
+	if err != nil {
+		fmt.Fprintf(s.stderr, "cursor-otel: %v; replaying without export\n", err)
+		prov, *status = tracer.NewNoExport(ctx, cfg), 1
+	}
+	opts := spanmap.Options{CaptureContent: c.CaptureContent, Redact: newRedactor(os.Environ()).Redact}
+	files := c.Files
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	for _, name := range files {
+		if err := replayFile(ctx, prov.Tracer(), name, s.stdin, opts); err != nil {
+			fmt.Fprintf(s.stderr, "cursor-otel: %v\n", err)
+			*status = 1
+		}
+	}
+	report := prov.Shutdown(ctx)
+	if msg := exportWarning(report); msg != "" {
+		if report.UserEndpoint {
+			*status = 1
+			fmt.Fprintln(s.stderr, msg)
+		} else if !c.Quiet {
+			fmt.Fprintln(s.stderr, msg)
+		}
+	}
+	return nil
+}
+
+// replayFile records one recorded stream, "-" being stdin.
+func replayFile(ctx context.Context, t trace.Tracer, name string, stdin io.Reader, opts spanmap.Options) error {
+	r := stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return fmt.Errorf("replay: %w", err)
+		}
+		defer f.Close()
+		r = f
+	}
+	opts.Now = time.Now // a stream with no times of its own is placed now
+	rec := spanmap.NewRecorder(ctx, t, opts)
+	defer rec.Finish(spanmap.End{})
+	dec := parse.NewDecoder(r)
+	for {
+		ev, err := dec.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("replay %s: %w", name, err)
+		}
+		rec.Record(ev, time.Time{})
+	}
+}

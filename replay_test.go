@@ -1,0 +1,277 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
+
+	"github.com/cursor-otel/cursor-otel/internal/golden"
+	"github.com/cursor-otel/cursor-otel/internal/otlptest"
+)
+
+// treeHeader is the first line of each printed trace.
+var treeHeader = regexp.MustCompile(`(?m)^trace [0-9a-f]{32}`)
+
+// binary is cursor-otel built from this tree for the end-to-end tests.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "cursor-otel-e2e")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "cursor-otel")
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "build cursor-otel: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+type result struct {
+	stdout, stderr string
+	exit           int
+	took           time.Duration
+}
+
+// runBinary runs cursor-otel with only the environment given (and PATH,
+// HOME), so that the developer's own OTEL_* settings do not leak in.
+func runBinary(t *testing.T, env []string, stdin io.Reader, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}, env...)
+	cmd.Stdin = stdin
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	r := result{stdout: stdout.String(), stderr: stderr.String(), took: time.Since(start)}
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		r.exit = exit.ExitCode()
+	case err != nil:
+		t.Fatalf("run cursor-otel: %v", err)
+	}
+	return r
+}
+
+func TestReplayExportsOverOTLP(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		start    func(testing.TB) *otlptest.Receiver
+		protocol string
+	}{
+		{"grpc", func(t testing.TB) *otlptest.Receiver { return otlptest.StartGRPC(t) }, "grpc"},
+		{"http/protobuf", otlptest.StartHTTP, "http/protobuf"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			recv := tt.start(t)
+			r := runBinary(t, []string{
+				"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint,
+				"OTEL_EXPORTER_OTLP_PROTOCOL=" + tt.protocol,
+			}, nil, "replay", "examples/fix-failing-test.ndjson")
+			if r.exit != 0 || r.stderr != "" {
+				t.Fatalf("exit %d, stderr %q; want 0 and nothing", r.exit, r.stderr)
+			}
+			// The trace that crossed the wire is the one the span model
+			// makes in memory.
+			got := golden.Render(golden.FromOTLP(recv.Spans()))
+			golden.Check(t, "spanmap/testdata/example-fix-failing-test.golden", got, false)
+			if name := resourceAttr(recv.Spans(), "service.name"); name != "cursor-agent" {
+				t.Errorf("service.name = %q, want cursor-agent", name)
+			}
+		})
+	}
+}
+
+func resourceAttr(spans []*tracepb.ResourceSpans, key string) string {
+	for _, rs := range spans {
+		for _, a := range rs.GetResource().GetAttributes() {
+			if a.GetKey() == key {
+				return a.GetValue().GetStringValue()
+			}
+		}
+	}
+	return ""
+}
+
+func TestReplayResourceFromEnvironment(t *testing.T) {
+	recv := otlptest.StartGRPC(t)
+	r := runBinary(t, []string{
+		"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint,
+		"OTEL_SERVICE_NAME=ci-agent",
+		"OTEL_RESOURCE_ATTRIBUTES=deployment.environment.name=ci,team=platform",
+	}, nil, "replay", "-q", "examples/failed-run.ndjson")
+	if r.exit != 0 {
+		t.Fatalf("exit %d: %s", r.exit, r.stderr)
+	}
+	for key, want := range map[string]string{"service.name": "ci-agent", "deployment.environment.name": "ci", "team": "platform"} {
+		if got := resourceAttr(recv.Spans(), key); got != want {
+			t.Errorf("resource %s = %q, want %q", key, got, want)
+		}
+	}
+}
+
+// Several files, and stdin, are each their own stream: one trace per
+// session, all exported.
+func TestReplaySeveralFilesAndStdin(t *testing.T) {
+	recv := otlptest.StartGRPC(t)
+	stdin, err := os.Open("examples/failed-run.ndjson")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	r := runBinary(t, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint}, stdin,
+		"replay", "examples/fix-failing-test.ndjson", "-", "examples/parallel-tools.ndjson")
+	if r.exit != 0 {
+		t.Fatalf("exit %d: %s", r.exit, r.stderr)
+	}
+	if got := len(treeHeader.FindAllString(r.stdout, -1)); got != 3 {
+		t.Errorf("printed %d trees, want 3:\n%s", got, r.stdout)
+	}
+	if got, want := recv.SpanCount(), 11+6+6; got != want {
+		t.Errorf("received %d spans, want %d", got, want)
+	}
+	traces := map[string]bool{}
+	for _, s := range golden.FromOTLP(recv.Spans()) {
+		traces[s.TraceID] = true
+	}
+	if len(traces) != 3 {
+		t.Errorf("spans in %d traces, want 3", len(traces))
+	}
+}
+
+// The tree a person reads: trace id, each span under its parent with its
+// offset, duration, what it did and how it ended.
+func TestReplayPrintsTheTree(t *testing.T) {
+	recv := otlptest.StartGRPC(t)
+	r := runBinary(t, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint}, nil, "replay", "examples/fix-failing-test.ndjson")
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`(?m)^trace [0-9a-f]{32}  session 7f3c9a1e-5b2d-4c8e-9f10-2a6b3c4d5e6f$`),
+		regexp.MustCompile(`(?m)^ +\+0\.00s +26\.40s  invoke_agent cursor-agent +48210 in / 1876 out tokens$`),
+		regexp.MustCompile(`(?m)^ +\+1\.51s +9\.15s {6}execute_tool shell +go test \./pkg/queue  exit 1  ERROR$`),
+		regexp.MustCompile(`(?m)^ +\+10\.66s +2\.56s {4}chat Claude 4\.5 Sonnet +thinking 1\.49s$`),
+	} {
+		if !want.MatchString(r.stdout) {
+			t.Errorf("tree lacks a line matching %s:\n%s", want, r.stdout)
+		}
+	}
+}
+
+// Quiet prints nothing: no tree, no warning.
+func TestReplayQuiet(t *testing.T) {
+	recv := otlptest.StartGRPC(t)
+	r := runBinary(t, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint}, nil, "replay", "--quiet", "examples/parallel-tools.ndjson")
+	if r.exit != 0 || r.stdout != "" || r.stderr != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 0 and nothing", r.exit, r.stdout, r.stderr)
+	}
+	if recv.SpanCount() != 6 {
+		t.Errorf("received %d spans, want 6: quiet is about the terminal, not the export", recv.SpanCount())
+	}
+}
+
+// With no endpoint set and nothing on the default one, replay still prints
+// the tree, says so in one line, and succeeds.
+func TestReplayWithNoCollector(t *testing.T) {
+	if c, err := net.DialTimeout("tcp", "127.0.0.1:4317", 200*time.Millisecond); err == nil {
+		c.Close()
+		t.Skip("something listens on the default endpoint 127.0.0.1:4317")
+	}
+	r := runBinary(t, nil, nil, "replay", "examples/fix-failing-test.ndjson")
+	if r.exit != 0 {
+		t.Errorf("exit %d, want 0", r.exit)
+	}
+	if !strings.Contains(r.stdout, "execute_tool shell") {
+		t.Errorf("no tree on stdout:\n%s", r.stdout)
+	}
+	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
+	if len(lines) != 1 || !strings.Contains(lines[0], "no collector reached at localhost:4317") || !strings.Contains(lines[0], "docker compose up -d") {
+		t.Errorf("stderr = %q, want one line naming the endpoint and how to start Jaeger", r.stderr)
+	}
+	if r.took > 2*time.Second {
+		t.Errorf("took %v with nothing to export to", r.took)
+	}
+}
+
+// An endpoint the user named that cannot be reached is an error: exit 1,
+// one clear line, the tree still printed.
+func TestReplayWithNamedCollectorDown(t *testing.T) {
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := lis.Addr().String()
+	lis.Close() // nothing listens there now
+	r := runBinary(t, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=http://" + addr}, nil, "replay", "examples/failed-run.ndjson")
+	if r.exit != 1 {
+		t.Errorf("exit %d, want 1", r.exit)
+	}
+	want := "cursor-otel: export to http://" + addr + " failed: Unavailable: connection refused; 6 of 6 spans not exported\n"
+	if r.stderr != want {
+		t.Errorf("stderr = %q\nwant     %q", r.stderr, want)
+	}
+	if !strings.Contains(r.stdout, "execute_tool read") {
+		t.Errorf("no tree on stdout:\n%s", r.stdout)
+	}
+	if r.took > 3500*time.Millisecond {
+		t.Errorf("took %v, over the 3s flush timeout", r.took)
+	}
+}
+
+func TestReplayMissingFile(t *testing.T) {
+	recv := otlptest.StartGRPC(t)
+	r := runBinary(t, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint}, nil, "replay", "-q", "missing.ndjson", "examples/failed-run.ndjson")
+	if r.exit != 1 || r.stderr != "cursor-otel: replay: open missing.ndjson: no such file or directory\n" {
+		t.Errorf("exit %d, stderr %q; want 1 and one line naming the file", r.exit, r.stderr)
+	}
+	if recv.SpanCount() != 6 {
+		t.Errorf("received %d spans, want 6: the other file is still replayed", recv.SpanCount())
+	}
+}
+
+// Every real recording replays over the wire: every span arrives.
+func TestReplayRealRecordings(t *testing.T) {
+	paths, _ := filepath.Glob("../shared/fixtures/real/*.ndjson")
+	if len(paths) == 0 {
+		t.Skip("../shared/fixtures/real not present")
+	}
+	recv := otlptest.StartGRPC(t)
+	r := runBinary(t, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint}, nil, append([]string{"replay"}, paths...)...)
+	if r.exit != 0 || r.stderr != "" {
+		t.Fatalf("exit %d, stderr %q", r.exit, r.stderr)
+	}
+	want := 0
+	for _, p := range paths {
+		name := strings.TrimSuffix(filepath.Base(p), ".ndjson")
+		b, err := os.ReadFile(filepath.Join("spanmap/testdata", "real-"+name+".golden"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want += strings.Count(string(b), " [internal] ") + strings.Count(string(b), " [client] ")
+	}
+	if got := recv.SpanCount(); got != want {
+		t.Errorf("received %d spans, want %d (as the golden trees have)", got, want)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	r := runBinary(t, nil, nil, "version")
+	if r.exit != 0 || !strings.HasPrefix(r.stdout, "cursor-otel ") {
+		t.Errorf("exit %d, stdout %q", r.exit, r.stdout)
+	}
+}

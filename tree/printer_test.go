@@ -1,0 +1,88 @@
+package tree
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+
+	"github.com/cursor-otel/cursor-otel/internal/golden"
+	"github.com/cursor-otel/cursor-otel/parse"
+	"github.com/cursor-otel/cursor-otel/spanmap"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata")
+
+var traceID = regexp.MustCompile(`trace [0-9a-f]{32}`)
+
+// printTrees replays recordings through the span model into a Printer.
+func printTrees(t *testing.T, paths ...string) string {
+	t.Helper()
+	var out bytes.Buffer
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(NewPrinter(&out)))
+	for _, path := range paths {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := spanmap.NewRecorder(context.Background(), tp.Tracer("test"), spanmap.Options{})
+		dec := parse.NewDecoder(f)
+		for ev, err := dec.Next(); err != io.EOF; ev, err = dec.Next() {
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec.Record(ev, time.Time{})
+		}
+		rec.Finish(spanmap.End{})
+		f.Close()
+	}
+	if err := tp.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return traceID.ReplaceAllString(out.String(), "trace <id>")
+}
+
+func TestPrinterGolden(t *testing.T) {
+	paths, _ := filepath.Glob("../examples/*.ndjson")
+	if len(paths) < 3 {
+		t.Fatalf("found %d examples, want 3", len(paths))
+	}
+	golden.Check(t, "testdata/examples.golden", printTrees(t, paths...), *update)
+}
+
+// A span that ends after its root still gets printed at shutdown, marked.
+func TestPrinterShutdownPrintsUnfinishedTraces(t *testing.T) {
+	var out bytes.Buffer
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(NewPrinter(&out)))
+	ctx, root := tp.Tracer("t").Start(context.Background(), "invoke_agent cursor-agent")
+	_, child := tp.Tracer("t").Start(ctx, "chat Auto")
+	child.End()
+	if out.Len() != 0 {
+		t.Fatalf("printed %q before the root ended", out.String())
+	}
+	_ = tp.Shutdown(context.Background())
+	root.End() // after shutdown: not recorded
+	got := out.String()
+	if !strings.Contains(got, "(not finished)") || !strings.Contains(got, "chat Auto") {
+		t.Errorf("shutdown printed %q, want the unfinished trace marked", got)
+	}
+}
+
+func TestSeconds(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		0: "0.00s", 250 * time.Millisecond: "0.25s", 9150 * time.Millisecond: "9.15s",
+		59990 * time.Millisecond: "59.99s", 14*time.Minute + 3*time.Second: "14m03s", 90 * time.Minute: "90m00s",
+	} {
+		if got := seconds(d); got != want {
+			t.Errorf("seconds(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
