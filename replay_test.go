@@ -18,6 +18,7 @@ import (
 
 	"github.com/cursor-otel/cursor-otel/internal/golden"
 	"github.com/cursor-otel/cursor-otel/internal/otlptest"
+	"github.com/cursor-otel/cursor-otel/internal/synth"
 )
 
 // treeHeader is the first line of each printed trace.
@@ -266,6 +267,26 @@ func TestReplayRealRecordings(t *testing.T) {
 	}
 	if got := recv.SpanCount(); got != want {
 		t.Errorf("received %d spans, want %d (as the golden trees have)", got, want)
+	}
+}
+
+// A replay longer than the batch processor's queue (2,048 spans), to a
+// collector slower than the replay, loses no span: the processor blocks
+// instead of dropping.
+func TestReplayLongStreamLosesNoSpan(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "long.ndjson")
+	if err := os.WriteFile(path, synth.Stream(1000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	recv := otlptest.StartGRPC(t)
+	recv.SlowDown(200 * time.Millisecond) // 512 spans per batch: 2.5k spans/s
+	r := runBinary(t, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_FLUSH_TIMEOUT=10s"}, nil, "replay", "-q", path)
+	if r.exit != 0 || r.stderr != "" {
+		t.Fatalf("exit %d, stderr %q", r.exit, r.stderr)
+	}
+	// 1,000 model calls with two tools each, the final answer, the session.
+	if got, want := recv.SpanCount(), 1000*3+2; got != want {
+		t.Errorf("received %d spans, want %d", got, want)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"sync"
 	"testing"
+	"time"
 
 	collectorpb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
@@ -32,6 +33,7 @@ type Receiver struct {
 	requests []*collectorpb.ExportTraceServiceRequest
 	headers  []map[string]string
 	refuse   error
+	delay    time.Duration
 }
 
 // Spans returns the resource spans received so far, in order.
@@ -71,7 +73,19 @@ func (r *Receiver) Refuse(err error) {
 	r.mu.Unlock()
 }
 
+// SlowDown makes the receiver take d to answer each export, as a loaded
+// collector does.
+func (r *Receiver) SlowDown(d time.Duration) {
+	r.mu.Lock()
+	r.delay = d
+	r.mu.Unlock()
+}
+
 func (r *Receiver) store(req *collectorpb.ExportTraceServiceRequest, headers map[string]string) error {
+	r.mu.Lock()
+	delay := r.delay
+	r.mu.Unlock()
+	time.Sleep(delay)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.headers = append(r.headers, headers)
