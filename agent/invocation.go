@@ -1,0 +1,115 @@
+// Package agent runs cursor-agent as if nothing stood between it and the
+// user: it finds the program, reads its command line, and runs it with the
+// user's stdin, stdout, stderr, environment and signals, keeping a copy of
+// its stdout for whoever traces it. It knows nothing of OpenTelemetry.
+package agent
+
+import (
+	"slices"
+	"strings"
+)
+
+// The output formats cursor-agent prints in print mode.
+const (
+	FormatText       = "text"
+	FormatJSON       = "json"
+	FormatStreamJSON = "stream-json"
+)
+
+// valueFlags are cursor-agent's options that take a value (from its --help,
+// 2026); optionalValueFlags take one when the next argument is not an option.
+var (
+	valueFlags = []string{"--api-key", "-H", "--header", "-e", "--endpoint", "--output-format", "--mode",
+		"--model", "-m", "--sandbox", "--workspace", "--add-dir", "--plugin-dir", "--worktree-base"}
+	optionalValueFlags = []string{"--resume", "-w", "--worktree"}
+	// subcommands run untouched: they print no stream to trace.
+	subcommands = []string{"install-shell-integration", "uninstall-shell-integration", "login", "logout",
+		"mcp", "status", "whoami", "update", "upgrade", "create-chat", "ls", "resume", "help", "about", "generate-rule"}
+	// infoFlags make cursor-agent print something and exit.
+	infoFlags = []string{"-v", "--version", "-h", "--help", "--list-models"}
+)
+
+// Invocation is what a cursor-agent command line asks for.
+type Invocation struct {
+	Args       []string
+	Print      bool   // -p / --print given
+	Format     string // --output-format as given; "" when not given
+	Subcommand string // a subcommand, when the command line names one
+	Info       bool   // --help, --version, --list-models
+	APIKey     string // the --api-key value, to be redacted
+	formatAt   int    // index of the --output-format value, or -1
+	insertAt   int    // where an --output-format can be added
+}
+
+// Parse reads a cursor-agent command line the way cursor-agent does: options
+// before the first argument that is not one, everything after "--" a prompt.
+func Parse(args []string) Invocation {
+	inv := Invocation{Args: args, formatAt: -1, insertAt: len(args)}
+	positional := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			inv.insertAt = min(inv.insertAt, i)
+			return inv
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			// The first operand names a subcommand or starts the prompt;
+			// `cursor-agent agent …` is a run like no subcommand at all.
+			if !positional && a != "agent" {
+				if slices.Contains(subcommands, a) {
+					inv.Subcommand = a
+				}
+				inv.insertAt = i
+			}
+			positional = positional || a != "agent"
+			continue
+		}
+		name, value, joined := strings.Cut(a, "=")
+		switch {
+		case name == "-p" || name == "--print":
+			inv.Print = true
+		case slices.Contains(infoFlags, name):
+			inv.Info = true
+		case slices.Contains(valueFlags, name):
+			at := i
+			if !joined {
+				if i+1 >= len(args) {
+					continue // no value: cursor-agent will say so
+				}
+				i++
+				value, at = args[i], i
+			}
+			switch name {
+			case "--output-format":
+				inv.Format, inv.formatAt = value, at
+			case "--api-key":
+				inv.APIKey = value
+			}
+		case slices.Contains(optionalValueFlags, name):
+			if !joined && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+				i++
+			}
+		}
+	}
+	return inv
+}
+
+// Untouched says the run prints no event stream to trace: a subcommand, or
+// --help, --version, --list-models.
+func (inv Invocation) Untouched() bool { return inv.Subcommand != "" || inv.Info }
+
+// WithFormat returns the command line asking for format instead of what it
+// asked for: the --output-format value replaced where it stands, or the
+// option added before the prompt. Nothing else changes.
+func (inv Invocation) WithFormat(format string) []string {
+	args := slices.Clone(inv.Args)
+	if inv.formatAt >= 0 {
+		if name, _, joined := strings.Cut(args[inv.formatAt], "="); joined && name == "--output-format" {
+			args[inv.formatAt] = "--output-format=" + format
+		} else {
+			args[inv.formatAt] = format
+		}
+		return args
+	}
+	return slices.Insert(args, inv.insertAt, "--output-format", format)
+}
