@@ -10,6 +10,7 @@ import (
 // every other line becomes exactly one event.
 type Decoder struct {
 	lines *LineReader
+	raw   []byte
 }
 
 // NewDecoder reads events from r.
@@ -26,12 +27,18 @@ func (d *Decoder) Next() (Event, error) {
 			return nil, err
 		}
 		if line.TooLong {
+			d.raw = nil
 			return &Invalid{Header: Header{Line: line.Num}, Size: line.Size,
 				Err: fmt.Errorf("%w: %d bytes", ErrLineTooLong, line.Size)}, nil
 		}
 		if len(bytes.TrimSpace(line.Bytes)) == 0 {
 			continue
 		}
+		d.raw = line.Bytes
 		return Decode(line.Bytes, line.Num), nil
 	}
 }
+
+// Raw returns the line the last event was decoded from, without its line
+// ending. It is valid until the next call to Next.
+func (d *Decoder) Raw() []byte { return d.raw }

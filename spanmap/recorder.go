@@ -98,8 +98,11 @@ type End struct {
 	Time        time.Time            // zero: the latest time in the stream
 	ExitCode    *int                 // the agent's exit status, when it ran live
 	Interrupted bool                 // the run was cut short by a signal
-	StderrTail  string               // the end of the agent's stderr
+	StderrTail  string               // the end of the agent's stderr, kept when the run failed
 	Attributes  []attribute.KeyValue // more facts for the session span
+	// NoStream says the agent's output was not read (an interactive run, a
+	// subcommand): then a missing result is no failure.
+	NoStream bool
 }
 
 // Finish ends the open session, closing every span still open.

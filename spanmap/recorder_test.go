@@ -448,3 +448,39 @@ func TestFinishStatus(t *testing.T) {
 		})
 	}
 }
+
+// A run whose output was not read (an interactive run, a subcommand) is a
+// session span alone; it fails only by its exit status, and only a failed
+// run keeps its stderr tail.
+func TestFinishWithoutStream(t *testing.T) {
+	zero, two := 0, 2
+	for _, tt := range []struct {
+		name     string
+		exit     *int
+		wantErr  bool
+		wantTail bool
+	}{
+		{"exit 0", &zero, false, false},
+		{"exit 2", &two, true, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			exp := tracetest.NewInMemoryExporter()
+			tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+			rec := NewRecorder(context.Background(), tp.Tracer("test"), Options{})
+			t0 := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+			rec.Begin(t0)
+			rec.Finish(End{Time: t0.Add(time.Second), ExitCode: tt.exit, NoStream: true, StderrTail: "Error: not logged in"})
+			spans := exp.GetSpans()
+			if len(spans) != 1 {
+				t.Fatalf("%d spans, want the session alone", len(spans))
+			}
+			s := spans[0]
+			if (s.Status.Code == codes.Error) != tt.wantErr {
+				t.Errorf("status %v %q, want error=%v", s.Status.Code, s.Status.Description, tt.wantErr)
+			}
+			if got := attr(s, StderrTail); (got != "") != tt.wantTail {
+				t.Errorf("%s = %q, want it only on a failed run", StderrTail, got)
+			}
+		})
+	}
+}

@@ -247,7 +247,7 @@ func (s *session) finish(end End) {
 	})
 	for _, tc := range running {
 		tc.parent.last = later(tc.parent.last, endTime)
-		tc.endIncomplete(endTime)
+		tc.endIncomplete(endTime, end.Interrupted)
 	}
 	for _, mc := range slices.Clone(s.open) {
 		s.endModelCall(mc)
@@ -266,16 +266,15 @@ func (s *session) finish(end End) {
 	if end.ExitCode != nil {
 		attrs = append(attrs, ExitCode.Int(*end.ExitCode))
 	}
-	if tail := s.rec.text(end.StderrTail, maxMessage); tail != "" {
-		attrs = append(attrs, StderrTail.String(tail))
-	}
 	attrs = append(attrs, end.Attributes...)
-	s.span.SetAttributes(attrs...)
-
 	if errType, msg := s.failure(end); errType != "" {
-		s.span.SetAttributes(ErrorType.String(errType))
+		attrs = append(attrs, ErrorType.String(errType))
+		if tail := s.rec.text(end.StderrTail, maxMessage); tail != "" {
+			attrs = append(attrs, StderrTail.String(tail))
+		}
 		s.span.SetStatus(codes.Error, msg)
 	}
+	s.span.SetAttributes(attrs...)
 	s.span.End(trace.WithTimestamp(endTime))
 }
 
@@ -293,8 +292,9 @@ func (s *session) failure(end End) (errType, msg string) {
 		note("interrupted", "interrupted")
 	}
 	switch {
-	case s.result == nil:
+	case s.result == nil && !end.NoStream:
 		note("no_result", "stream ended without a result")
+	case s.result == nil:
 	case s.result.IsError:
 		note("agent_error", s.rec.text(cmp.Or(s.result.Error, s.result.Text, "the agent reported an error"), maxMessage))
 	}

@@ -110,11 +110,16 @@ func (tc *toolCall) complete(e *parse.ToolCompleted, end time.Time, startMissing
 	span.End(trace.WithTimestamp(end))
 }
 
-// endIncomplete ends a tool call that never completed.
-func (tc *toolCall) endIncomplete(end time.Time) {
+// endIncomplete ends a tool call that never completed, because the run was
+// interrupted or the stream ended.
+func (tc *toolCall) endIncomplete(end time.Time, interrupted bool) {
 	span := tc.span(tc.call, OutcomeIncomplete)
 	span.SetAttributes(ErrorType.String(OutcomeIncomplete))
-	span.SetStatus(codes.Error, "no completion before the stream ended")
+	if interrupted {
+		span.SetStatus(codes.Error, "interrupted")
+	} else {
+		span.SetStatus(codes.Error, "no completion before the stream ended")
+	}
 	span.End(trace.WithTimestamp(later(end, tc.start)))
 }
 

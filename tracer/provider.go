@@ -110,10 +110,11 @@ func (p *Provider) newExporter(ctx context.Context, name string, cfg Config) (sd
 	}
 	var exp sdktrace.SpanExporter
 	var err error
-	// A named endpoint gets retries for blips, bounded well under the flush
-	// timeout. The default endpoint gets none: it is a local collector, and
-	// nothing there now means nothing will be.
-	retry, backoff, maxBackoff, give := p.settings.userEndpoint, 200*time.Millisecond, time.Second, cfg.FlushTimeout/2
+	// A named endpoint gets retries for blips, for at most a second: a
+	// collector that is down costs every CI run that second, so not more.
+	// The default endpoint gets none: it is a local collector, and nothing
+	// there now means nothing will be.
+	retry, backoff, maxBackoff, give := p.settings.userEndpoint, 200*time.Millisecond, 500*time.Millisecond, min(cfg.FlushTimeout/2, time.Second)
 	if p.settings.protocol == "grpc" {
 		opts := []otlptracegrpc.Option{otlptracegrpc.WithRetry(otlptracegrpc.RetryConfig{
 			Enabled: retry, InitialInterval: backoff, MaxInterval: maxBackoff, MaxElapsedTime: give})}

@@ -202,3 +202,21 @@ func (f onEnd) OnStart(context.Context, sdktrace.ReadWriteSpan) {}
 func (f onEnd) OnEnd(sdktrace.ReadOnlySpan)                     { f() }
 func (f onEnd) Shutdown(context.Context) error                  { return nil }
 func (f onEnd) ForceFlush(context.Context) error                { return nil }
+
+func TestTraceparentRoundTrip(t *testing.T) {
+	const tp = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+	ctx, ok := ParentFromEnv(context.Background(), env(map[string]string{"TRACEPARENT": tp, "TRACESTATE": "ci=1"}))
+	if !ok {
+		t.Fatal("a valid TRACEPARENT was not taken")
+	}
+	got := ChildEnv(ctx, []string{"PATH=/bin", "TRACEPARENT=00-old-old-00", "HOME=/h"})
+	want := []string{"PATH=/bin", "HOME=/h", "TRACEPARENT=" + tp, "TRACESTATE=ci=1"}
+	if !slices.Equal(got, want) {
+		t.Errorf("ChildEnv = %q, want %q", got, want)
+	}
+	for _, bad := range []string{"", "garbage", "00-00000000000000000000000000000000-00f067aa0ba902b7-01", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7"} {
+		if _, ok := ParentFromEnv(context.Background(), env(map[string]string{"TRACEPARENT": bad})); ok {
+			t.Errorf("TRACEPARENT %q was taken as valid", bad)
+		}
+	}
+}
