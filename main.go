@@ -4,9 +4,11 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/alecthomas/kong"
@@ -17,59 +19,111 @@ import (
 var version = ""
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(run(os.Args[0], os.Args[1:]))
 }
 
-// cli is cursor-otel's command line: its own commands. Everything else on
-// the command line belongs to cursor-agent (wrap mode).
+// cli is cursor-otel's command line. Its flags are cursor-otel's own and
+// come first; everything from the first argument that is not one of them
+// is cursor-agent's (the hidden run command, the default).
 type cli struct {
-	Replay  replayCmd  `cmd:"" help:"Turn recorded stream-json into traces."`
+	CaptureContent bool          `help:"Also record the prompt, assistant and thinking text, tool arguments and results (redacted, truncated)." env:"CURSOR_OTEL_CAPTURE_CONTENT"`
+	Quiet          bool          `help:"Print nothing of cursor-otel's own: no replay tree, no warning about an unreachable collector." env:"CURSOR_OTEL_QUIET"`
+	FlushTimeout   time.Duration `default:"3s" help:"How long exporting may delay exit." env:"CURSOR_OTEL_FLUSH_TIMEOUT"`
+	Agent          string        `help:"The cursor-agent to run: a path, or a name on PATH. Default: cursor-agent, then agent, on PATH." env:"CURSOR_OTEL_AGENT" placeholder:"PATH"`
+
+	Run     runCmd     `cmd:"" default:"withargs" hidden:"" help:"Run cursor-agent and trace it."`
+	Replay  replayCmd  `cmd:"" help:"Turn recorded stream-json into traces, printed as trees."`
 	Version versionCmd `cmd:"" help:"Print cursor-otel's version."`
 }
 
-// exportFlags are the settings every mode shares.
-type exportFlags struct {
-	CaptureContent bool          `help:"Also record the prompt, assistant and thinking text, tool arguments and results (redacted, truncated)." env:"CURSOR_OTEL_CAPTURE_CONTENT"`
-	Quiet          bool          `short:"q" help:"Print nothing of cursor-otel's own, not even the warning about an unreachable collector." env:"CURSOR_OTEL_QUIET"`
-	FlushTimeout   time.Duration `default:"3s" help:"How long exporting may delay exit." env:"CURSOR_OTEL_FLUSH_TIMEOUT"`
-}
+const usage = `Run cursor-agent and trace it:
 
-// streams are the process's standard streams, passed down so that tests
-// can run commands in-process.
-type streams struct {
-	stdin          io.Reader
-	stdout, stderr io.Writer
-}
+  cursor-otel [flags] [--] [cursor-agent args...]
+
+Everything from the first argument that is not one of the flags below (or
+everything after --) goes to cursor-agent unchanged. Installed under the
+name cursor-agent or agent, cursor-otel takes no flags: its settings come
+from the CURSOR_OTEL_* variables.`
 
 // run parses the command line and runs it, returning the exit status.
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func run(argv0 string, args []string) int {
 	var c cli
 	exit := -1
 	parser, err := kong.New(&c,
 		kong.Name("cursor-otel"),
-		kong.Description("Trace cursor-agent runs with OpenTelemetry."),
-		kong.Writers(stdout, stderr),
+		kong.Description(usage),
+		kong.Writers(os.Stdout, os.Stderr),
 		kong.Exit(func(code int) { exit = code }),
-		kong.Bind(&streams{stdin, stdout, stderr}),
+		kong.Bind(&streams{os.Stdin, os.Stdout, os.Stderr}),
 	)
 	if err != nil {
-		fmt.Fprintf(stderr, "cursor-otel: %v\n", err)
+		fmt.Fprintf(os.Stderr, "cursor-otel: %v\n", err)
 		return 2
 	}
-	ctx, err := parser.Parse(args)
+	ctx, err := parser.Parse(route(filepath.Base(argv0), args, ownFlags(parser)))
 	if exit >= 0 {
 		return exit // --help
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "cursor-otel: %v\n", err)
+		fmt.Fprintf(os.Stderr, "cursor-otel: %v\n", err)
 		return 2
 	}
 	var status int
-	if err := ctx.Run(&status); err != nil {
-		fmt.Fprintf(stderr, "cursor-otel: %v\n", err)
+	if err := ctx.Run(&c, &status); err != nil {
+		fmt.Fprintf(os.Stderr, "cursor-otel: %v\n", err)
 		return 1
 	}
 	return status
+}
+
+// route turns a command line into kong's form. Named cursor-agent or agent,
+// every argument is cursor-agent's. Otherwise cursor-otel's own flags are
+// taken from the front; then replay, version or --help are cursor-otel's,
+// and anything else starts cursor-agent's arguments.
+func route(name string, args []string, own map[string]bool) []string {
+	if name == "cursor-agent" || name == "agent" {
+		return append([]string{"run", "--"}, args...)
+	}
+	i := 0
+	for i < len(args) {
+		flag, _, joined := strings.Cut(args[i], "=")
+		isBool, ok := own[flag]
+		if !ok {
+			break
+		}
+		i++
+		if !isBool && !joined {
+			i++ // its value
+		}
+	}
+	i = min(i, len(args))
+	mine, theirs := args[:i], args[i:]
+	if len(theirs) > 0 {
+		switch theirs[0] {
+		case "replay", "version", "--help", "-h":
+			return args
+		case "--":
+			theirs = theirs[1:]
+		}
+	}
+	return slices.Concat(mine, []string{"run", "--"}, theirs)
+}
+
+// ownFlags are cursor-otel's flags by long name, each saying whether it is
+// a boolean (takes no separate value).
+func ownFlags(p *kong.Kong) map[string]bool {
+	own := map[string]bool{}
+	for _, f := range p.Model.Node.Flags {
+		if f.Name != "help" {
+			own["--"+f.Name] = f.IsBool()
+		}
+	}
+	return own
+}
+
+// streams are the process's standard streams.
+type streams struct {
+	stdin, stdout, stderr *os.File
 }
 
 type versionCmd struct{}

@@ -17,14 +17,13 @@ import (
 )
 
 type replayCmd struct {
-	exportFlags
 	Files []string `arg:"" optional:"" name:"file" help:"Recorded stream-json files; - (or none) reads stdin."`
 }
 
 // Run replays each file as its own stream, prints each trace as a tree, and
 // exports the traces. A file that cannot be read, or an export to an
 // endpoint the user named that fails, makes the exit status 1.
-func (c *replayCmd) Run(s *streams, status *int) error {
+func (r *replayCmd) Run(c *cli, s *streams, status *int) error {
 	ctx := context.Background()
 	var printers []sdktrace.SpanProcessor
 	if !c.Quiet {
@@ -37,7 +36,7 @@ func (c *replayCmd) Run(s *streams, status *int) error {
 		prov, *status = tracer.NewNoExport(ctx, cfg), 1
 	}
 	opts := spanmap.Options{CaptureContent: c.CaptureContent, Redact: newRedactor(os.Environ()).Redact}
-	files := c.Files
+	files := r.Files
 	if len(files) == 0 {
 		files = []string{"-"}
 	}

@@ -38,6 +38,10 @@ func TestMain(m *testing.M) {
 		fmt.Fprintf(os.Stderr, "build cursor-otel: %v\n%s", err, out)
 		os.Exit(1)
 	}
+	if err := buildFakeAgent(dir); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
@@ -117,7 +121,7 @@ func TestReplayResourceFromEnvironment(t *testing.T) {
 		"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint,
 		"OTEL_SERVICE_NAME=ci-agent",
 		"OTEL_RESOURCE_ATTRIBUTES=deployment.environment.name=ci,team=platform",
-	}, nil, "replay", "-q", "examples/failed-run.ndjson")
+	}, nil, "replay", "--quiet", "examples/failed-run.ndjson")
 	if r.exit != 0 {
 		t.Fatalf("exit %d: %s", r.exit, r.stderr)
 	}
@@ -236,7 +240,7 @@ func TestReplayWithNamedCollectorDown(t *testing.T) {
 
 func TestReplayMissingFile(t *testing.T) {
 	recv := otlptest.StartGRPC(t)
-	r := runBinary(t, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint}, nil, "replay", "-q", "missing.ndjson", "examples/failed-run.ndjson")
+	r := runBinary(t, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint}, nil, "replay", "--quiet", "missing.ndjson", "examples/failed-run.ndjson")
 	if r.exit != 1 || r.stderr != "cursor-otel: replay: open missing.ndjson: no such file or directory\n" {
 		t.Errorf("exit %d, stderr %q; want 1 and one line naming the file", r.exit, r.stderr)
 	}
@@ -280,7 +284,7 @@ func TestReplayLongStreamLosesNoSpan(t *testing.T) {
 	}
 	recv := otlptest.StartGRPC(t)
 	recv.SlowDown(200 * time.Millisecond) // 512 spans per batch: 2.5k spans/s
-	r := runBinary(t, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_FLUSH_TIMEOUT=10s"}, nil, "replay", "-q", path)
+	r := runBinary(t, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_FLUSH_TIMEOUT=10s"}, nil, "replay", "--quiet", path)
 	if r.exit != 0 || r.stderr != "" {
 		t.Fatalf("exit %d, stderr %q", r.exit, r.stderr)
 	}

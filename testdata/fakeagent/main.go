@@ -1,0 +1,187 @@
+// fakeagent stands in for cursor-agent in cursor-otel's end-to-end tests.
+// It is driven by environment variables:
+//
+//	FAKEAGENT_STREAM      a stream-json recording; with --output-format
+//	                      stream-json it is written as it is (bytes, line
+//	                      endings and all), with json the result line, with
+//	                      text (the default) the result's text
+//	FAKEAGENT_SPEED       replay timing: the gap between two lines'
+//	                      timestamp_ms divided by this (default 100)
+//	FAKEAGENT_LINE_DELAY  a fixed pause before each line (a Go duration)
+//	FAKEAGENT_TIMES       a file to append "line unix-nanoseconds" to after
+//	                      each line is written
+//	FAKEAGENT_RECORD      a file to write {args, stdin, env} to
+//	FAKEAGENT_READ_STDIN  read stdin to EOF first (a piped prompt)
+//	FAKEAGENT_STDERR      text to write to stderr
+//	FAKEAGENT_EXIT        the exit status (default 0)
+//	FAKEAGENT_KILL        a signal to kill itself with at the end (KILL, SEGV)
+//	FAKEAGENT_HANG        after writing, wait for a signal
+//	FAKEAGENT_SIGNALS     a file to append each signal received to; then it
+//	                      exits 128+N as cursor-agent does
+//
+// Without FAKEAGENT_STREAM it prints "fakeagent" and its arguments.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+func main() {
+	signals := make(chan os.Signal, 4)
+	if path := os.Getenv("FAKEAGENT_SIGNALS"); path != "" {
+		signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+		go func() {
+			sig := <-signals
+			appendFile(path, sig.String()+"\n")
+			os.Exit(128 + int(sig.(syscall.Signal)))
+		}()
+	}
+	var stdin []byte
+	if os.Getenv("FAKEAGENT_READ_STDIN") != "" {
+		stdin, _ = io.ReadAll(os.Stdin)
+	}
+	if path := os.Getenv("FAKEAGENT_RECORD"); path != "" {
+		env := map[string]string{}
+		for _, kv := range os.Environ() {
+			k, v, _ := strings.Cut(kv, "=")
+			env[k] = v
+		}
+		b, _ := json.Marshal(map[string]any{"args": os.Args[1:], "stdin": string(stdin), "env": env})
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			fail(err)
+		}
+	}
+
+	if path := os.Getenv("FAKEAGENT_STREAM"); path != "" {
+		if err := writeStream(path, format(os.Args[1:])); err != nil {
+			fail(err)
+		}
+	} else {
+		fmt.Printf("fakeagent %s\n", strings.Join(os.Args[1:], " "))
+	}
+	if s := os.Getenv("FAKEAGENT_STDERR"); s != "" {
+		fmt.Fprint(os.Stderr, s)
+	}
+	if os.Getenv("FAKEAGENT_HANG") != "" {
+		select {} // the signal goroutine exits
+	}
+	switch os.Getenv("FAKEAGENT_KILL") {
+	case "KILL":
+		syscall.Kill(os.Getpid(), syscall.SIGKILL)
+	case "SEGV":
+		signal.Reset(syscall.SIGSEGV)
+		syscall.Kill(os.Getpid(), syscall.SIGSEGV)
+	}
+	code, _ := strconv.Atoi(os.Getenv("FAKEAGENT_EXIT"))
+	os.Exit(code)
+}
+
+// format is the --output-format the command line asks for.
+func format(args []string) string {
+	for i, a := range args {
+		if a == "--" {
+			break
+		}
+		if v, ok := strings.CutPrefix(a, "--output-format="); ok {
+			return v
+		}
+		if a == "--output-format" && i+1 < len(args) {
+			return args[i+1]
+		}
+	}
+	return "text"
+}
+
+func writeStream(path, format string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	lines := splitLines(data)
+	if format != "stream-json" {
+		for _, l := range lines {
+			var r struct {
+				Type   string `json:"type"`
+				Result string `json:"result"`
+			}
+			if json.Unmarshal(bytes.TrimSpace(l), &r) == nil && r.Type == "result" {
+				if format == "json" {
+					fmt.Printf("%s\n", bytes.TrimRight(l, "\r\n"))
+				} else {
+					fmt.Println(r.Result)
+				}
+			}
+		}
+		return nil
+	}
+	speed, _ := strconv.ParseFloat(os.Getenv("FAKEAGENT_SPEED"), 64)
+	if speed <= 0 {
+		speed = 100
+	}
+	fixed, _ := time.ParseDuration(os.Getenv("FAKEAGENT_LINE_DELAY"))
+	var prev int64
+	for i, l := range lines {
+		if fixed > 0 {
+			time.Sleep(fixed)
+		} else if ts := timestamp(l); ts > 0 {
+			if prev > 0 && ts > prev {
+				time.Sleep(time.Duration(float64(ts-prev) / speed * float64(time.Millisecond)))
+			}
+			prev = ts
+		}
+		if _, err := os.Stdout.Write(l); err != nil { // a write per line, as the agent does
+			return err
+		}
+		if path := os.Getenv("FAKEAGENT_TIMES"); path != "" {
+			appendFile(path, fmt.Sprintf("%d %d\n", i+1, time.Now().UnixNano()))
+		}
+	}
+	return nil
+}
+
+// splitLines splits after each '\n', keeping the endings and a last line
+// without one.
+func splitLines(b []byte) [][]byte {
+	var lines [][]byte
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			lines = append(lines, b)
+			break
+		}
+		lines = append(lines, b[:i+1])
+		b = b[i+1:]
+	}
+	return lines
+}
+
+func timestamp(line []byte) int64 {
+	var v struct {
+		TimestampMs int64 `json:"timestamp_ms"`
+	}
+	_ = json.Unmarshal(bytes.TrimSpace(line), &v)
+	return v.TimestampMs
+}
+
+func appendFile(path, s string) {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		fail(err)
+	}
+	defer f.Close()
+	f.WriteString(s)
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "fakeagent:", err)
+	os.Exit(99)
+}
