@@ -11,6 +11,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/cursor-otel/cursor-otel/parse"
+	"github.com/cursor-otel/cursor-otel/redact"
 	"github.com/cursor-otel/cursor-otel/spanmap"
 	"github.com/cursor-otel/cursor-otel/tracer"
 	"github.com/cursor-otel/cursor-otel/tree"
@@ -35,7 +36,7 @@ func (r *replayCmd) Run(c *cli, s *streams, status *int) error {
 		fmt.Fprintf(s.stderr, "cursor-otel: %v; replaying without export\n", err)
 		prov, *status = tracer.NewNoExport(ctx, cfg), 1
 	}
-	opts := spanmap.Options{CaptureContent: c.CaptureContent, Redact: newRedactor(os.Environ()).Redact}
+	opts := spanmap.Options{CaptureContent: c.CaptureContent, Redact: redact.New(redact.Options{Literals: redact.SecretsInEnviron(os.Environ())}).Redact}
 	files := r.Files
 	if len(files) == 0 {
 		files = []string{"-"}
@@ -69,7 +70,6 @@ func replayFile(ctx context.Context, t trace.Tracer, name string, stdin io.Reade
 		defer f.Close()
 		r = f
 	}
-	opts.Now = time.Now // a stream with no times of its own is placed now
 	rec := spanmap.NewRecorder(ctx, t, opts)
 	defer rec.Finish(spanmap.End{})
 	dec := parse.NewDecoder(r)

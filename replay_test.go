@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -57,22 +55,7 @@ type result struct {
 // HOME), so that the developer's own OTEL_* settings do not leak in.
 func runBinary(t *testing.T, env []string, stdin io.Reader, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(binary, args...)
-	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}, env...)
-	cmd.Stdin = stdin
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	start := time.Now()
-	err := cmd.Run()
-	r := result{stdout: stdout.String(), stderr: stderr.String(), took: time.Since(start)}
-	var exit *exec.ExitError
-	switch {
-	case errors.As(err, &exit):
-		r.exit = exit.ExitCode()
-	case err != nil:
-		t.Fatalf("run cursor-otel: %v", err)
-	}
-	return r
+	return runCommand(t, binary, env, stdin, args...)
 }
 
 func TestReplayExportsOverOTLP(t *testing.T) {

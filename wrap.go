@@ -15,6 +15,7 @@ import (
 
 	"github.com/cursor-otel/cursor-otel/agent"
 	"github.com/cursor-otel/cursor-otel/parse"
+	"github.com/cursor-otel/cursor-otel/redact"
 	"github.com/cursor-otel/cursor-otel/spanmap"
 	"github.com/cursor-otel/cursor-otel/tracer"
 )
@@ -83,7 +84,7 @@ func (r *runCmd) Run(c *cli, s *streams, status *int) error {
 		}
 		prov = tracer.NewNoExport(ctx, tracer.Config{})
 	}
-	redactor := newRedactor(os.Environ(), inv.APIKey)
+	redactor := redact.New(redact.Options{Literals: append(redact.SecretsInEnviron(os.Environ()), inv.APIKey)})
 	parent, _ := tracer.ParentFromEnv(ctx, os.Getenv)
 	rec := spanmap.NewRecorder(parent, prov.Tracer(), spanmap.Options{CaptureContent: c.CaptureContent, Redact: redactor.Redact})
 	attrs := []attribute.KeyValue{spanmap.CommandLine.String(redactor.Redact(commandLine(path, p.args)))}

@@ -126,3 +126,14 @@ func FuzzRedact(f *testing.F) {
 		}
 	})
 }
+
+func TestSecretsInEnviron(t *testing.T) {
+	got := SecretsInEnviron([]string{
+		"CURSOR_API_KEY=key_live_123", "GITHUB_TOKEN=ghs_abc", "db_password=pw12345", "AWS_SECRET_ACCESS_KEY=wJal",
+		"PATH=/usr/bin", "HOME=/root", "EMPTY_TOKEN=", "NOVALUE", "TOKENIZER_MODEL_PATH=/models/x",
+	})
+	want := []string{"key_live_123", "ghs_abc", "pw12345", "wJal", "/models/x"}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("SecretsInEnviron = %q, want %q", got, want)
+	}
+}

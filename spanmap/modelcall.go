@@ -142,4 +142,7 @@ func (mc *modelCall) end() {
 	}
 	mc.span.SetAttributes(attrs...)
 	mc.span.End(trace.WithTimestamp(mc.last))
+	// The session keeps ended calls by id for late events; their text is
+	// recorded and need not stay.
+	mc.messages, mc.deltaText = boundedText{}, boundedText{}
 }

@@ -65,12 +65,8 @@ func (s *session) completeTool(e *parse.ToolCompleted, t time.Time) time.Time {
 // unstartedTool makes the state for a completion whose start never came.
 // It belongs to the model call it names, else to the one under way.
 func (s *session) unstartedTool(e *parse.ToolCompleted, t time.Time) *toolCall {
-	var mc *modelCall
-	if id := e.ModelCallID; id != "" {
-		mc = s.modelCallFor(&e.Header, t)
-	} else if s.current != nil {
-		mc = s.current
-	} else {
+	mc := s.current
+	if e.ModelCallID != "" || mc == nil {
 		mc = s.modelCallFor(&e.Header, t)
 	}
 	start := t

@@ -1,19 +1,16 @@
-package main
+package redact
 
-import (
-	"strings"
-
-	"github.com/cursor-otel/cursor-otel/redact"
-)
+import "strings"
 
 // secretNames are the parts of an environment variable's name that say its
 // value is a secret.
 var secretNames = []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "API_KEY", "APIKEY", "PRIVATE_KEY", "CREDENTIAL"}
 
-// newRedactor masks the built-in secret shapes, the values of secrets in
-// the environment (CURSOR_API_KEY, and any variable whose name says
-// secret) and the literals given (an --api-key value).
-func newRedactor(environ []string, literals ...string) *redact.Redactor {
+// SecretsInEnviron returns the values of the variables in environ
+// ("NAME=value" pairs) whose names say they are secrets: CURSOR_API_KEY,
+// GITHUB_TOKEN, DB_PASSWORD and the like.
+func SecretsInEnviron(environ []string) []string {
+	var secrets []string
 	for _, kv := range environ {
 		name, value, ok := strings.Cut(kv, "=")
 		if !ok || value == "" {
@@ -22,10 +19,10 @@ func newRedactor(environ []string, literals ...string) *redact.Redactor {
 		upper := strings.ToUpper(name)
 		for _, s := range secretNames {
 			if strings.Contains(upper, s) {
-				literals = append(literals, value)
+				secrets = append(secrets, value)
 				break
 			}
 		}
 	}
-	return redact.New(redact.Options{Literals: literals})
+	return secrets
 }
