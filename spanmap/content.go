@@ -16,29 +16,39 @@ const DefaultMaxContent = 16 << 10
 // stderr, which say what went wrong but may be long.
 const maxMessage = 1 << 10
 
-// text prepares a string from the stream for export: redacted, then cut to
-// max bytes at a rune boundary.
+// redactMargin is how far past the limit a value is kept while it is
+// redacted, so that a secret straddling the cut is seen whole (a 4096-bit
+// RSA key block is 3.2 KiB).
+const redactMargin = 8 << 10
+
+// text prepares a string from the stream for export: cut near max bytes,
+// redacted, then cut to max at a rune boundary. Cutting first keeps a
+// 5 MB tool output from being scanned to keep 16 KiB of it.
 func (r *Recorder) text(s string, max int) string {
 	if s == "" {
 		return ""
 	}
+	dropped := 0
+	if limit := max + redactMargin; len(s) > limit {
+		s, dropped = s[:limit], len(s)-limit
+	}
 	if r.opts.Redact != nil {
 		s = r.opts.Redact(s)
 	}
-	return truncate(s, max)
+	return truncate(s, max, dropped)
 }
 
 // truncate cuts s to at most max bytes of valid UTF-8, saying how much was
-// dropped.
-func truncate(s string, max int) string {
-	if len(s) <= max {
+// dropped, counting dropped bytes already cut from s.
+func truncate(s string, max, dropped int) string {
+	if len(s) <= max && dropped == 0 {
 		return strings.ToValidUTF8(s, "\ufffd")
 	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
+	cut := min(max, len(s))
+	for cut > 0 && cut < len(s) && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
-	return strings.ToValidUTF8(s[:cut], "\ufffd") + "…[" + strconv.Itoa(len(s)-cut) + " bytes truncated]"
+	return strings.ToValidUTF8(s[:cut], "\ufffd") + "…[" + strconv.Itoa(len(s)-cut+dropped) + " bytes truncated]"
 }
 
 // boundedText collects text up to a limit, counting what it drops.

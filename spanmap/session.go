@@ -100,7 +100,7 @@ func (s *session) handle(ev parse.Event, t time.Time) time.Time {
 	case *parse.Unknown:
 		if s.unknow++; s.unknow <= maxEventsPerKind {
 			s.span.AddEvent(EventUnknown, trace.WithTimestamp(t), trace.WithAttributes(
-				EventType.String(h.Type), EventSubtype.String(h.Subtype),
+				EventType.String(s.rec.text(h.Type, maxMessage)), EventSubtype.String(s.rec.text(h.Subtype, maxMessage)),
 				EventLine.Int(h.Line), EventBytes.Int(e.Size)))
 		}
 	case *parse.Invalid:
@@ -125,7 +125,7 @@ func (s *session) init(e *parse.Init) {
 	s.model = e.Model
 	var attrs []attribute.KeyValue
 	add := func(k attribute.Key, v string) {
-		if v != "" {
+		if v = s.rec.text(v, maxMessage); v != "" {
 			attrs = append(attrs, k.String(v))
 		}
 	}
