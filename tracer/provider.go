@@ -43,7 +43,15 @@ type Config struct {
 	// Resource holds more resource attributes, under the ones from
 	// OTEL_RESOURCE_ATTRIBUTES and OTEL_SERVICE_NAME.
 	Resource []attribute.KeyValue
+	// MaxSpanBytes is the most one span may weigh when exported; batches
+	// are made small enough that one export stays under 3 MiB, below the
+	// 4 MiB a gRPC receiver accepts by default. Zero keeps the SDK's batch
+	// size (spans of metadata weigh a few hundred bytes).
+	MaxSpanBytes int
 }
+
+// maxExportBytes is the most one export may weigh.
+const maxExportBytes = 3 << 20
 
 // Provider is a configured TracerProvider.
 type Provider struct {
@@ -81,7 +89,11 @@ func New(ctx context.Context, cfg Config) (*Provider, error) {
 		}
 		// Blocking: a long replay waits for the exporter rather than drop
 		// spans from a full queue.
-		opts = append(opts, sdktrace.WithBatcher(exp, sdktrace.WithBlocking()))
+		batch := []sdktrace.BatchSpanProcessorOption{sdktrace.WithBlocking()}
+		if cfg.MaxSpanBytes > 0 {
+			batch = append(batch, sdktrace.WithMaxExportBatchSize(max(1, min(sdktrace.DefaultMaxExportBatchSize, maxExportBytes/cfg.MaxSpanBytes))))
+		}
+		opts = append(opts, sdktrace.WithBatcher(exp, batch...))
 	}
 	p.tp = sdktrace.NewTracerProvider(opts...)
 	return p, nil
