@@ -9,9 +9,10 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/cursor-otel/cursor-otel/tracer"
 )
 
 // version is set at build time (-ldflags "-X main.version=…"); otherwise it
@@ -21,29 +22,6 @@ var version = ""
 func main() {
 	os.Exit(run(os.Args[0], os.Args[1:]))
 }
-
-// cli is cursor-otel's command line. Its flags are cursor-otel's own and
-// come first; everything from the first argument that is not one of them
-// is cursor-agent's (the hidden run command, the default).
-type cli struct {
-	CaptureContent bool          `help:"Also record the prompt, assistant and thinking text, tool arguments and results (redacted, truncated)." env:"CURSOR_OTEL_CAPTURE_CONTENT"`
-	Quiet          bool          `help:"Print nothing of cursor-otel's own: no replay tree, no warning about an unreachable collector." env:"CURSOR_OTEL_QUIET"`
-	FlushTimeout   time.Duration `default:"3s" help:"How long exporting may delay exit." env:"CURSOR_OTEL_FLUSH_TIMEOUT"`
-	Agent          string        `help:"The cursor-agent to run: a path, or a name on PATH. Default: cursor-agent, then agent, on PATH." env:"CURSOR_OTEL_AGENT" placeholder:"PATH"`
-
-	Run     runCmd     `cmd:"" default:"withargs" hidden:"" help:"Run cursor-agent and trace it."`
-	Replay  replayCmd  `cmd:"" help:"Turn recorded stream-json into traces, printed as trees."`
-	Version versionCmd `cmd:"" help:"Print cursor-otel's version."`
-}
-
-const usage = `Run cursor-agent and trace it:
-
-  cursor-otel [flags] [--] [cursor-agent args...]
-
-Everything from the first argument that is not one of the flags below (or
-everything after --) goes to cursor-agent unchanged. Installed under the
-name cursor-agent or agent, cursor-otel takes no flags: its settings come
-from the CURSOR_OTEL_* variables.`
 
 // run parses the command line and runs it, returning the exit status.
 func run(argv0 string, args []string) int {
@@ -69,6 +47,7 @@ func run(argv0 string, args []string) int {
 		return 2
 	}
 	var status int
+	tracer.Silence()
 	if err := ctx.Run(&c, &status); err != nil {
 		fmt.Fprintf(os.Stderr, "cursor-otel: %v\n", err)
 		return 1
@@ -116,6 +95,9 @@ func ownFlags(p *kong.Kong) map[string]bool {
 	for _, f := range p.Model.Node.Flags {
 		if f.Name != "help" {
 			own["--"+f.Name] = f.IsBool()
+			if f.Tag.Negatable != "" {
+				own["--no-"+f.Name] = true
+			}
 		}
 	}
 	return own

@@ -7,11 +7,9 @@ import (
 	"os"
 	"time"
 
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/cursor-otel/cursor-otel/parse"
-	"github.com/cursor-otel/cursor-otel/redact"
 	"github.com/cursor-otel/cursor-otel/spanmap"
 	"github.com/cursor-otel/cursor-otel/tracer"
 	"github.com/cursor-otel/cursor-otel/tree"
@@ -26,23 +24,25 @@ type replayCmd struct {
 // endpoint the user named that fails, makes the exit status 1.
 func (r *replayCmd) Run(c *cli, s *streams, status *int) error {
 	ctx := context.Background()
-	var printers []sdktrace.SpanProcessor
-	if !c.Quiet {
-		printers = append(printers, tree.NewPrinter(s.stdout))
+	redactor, err := c.redactor()
+	if err != nil {
+		return err
 	}
-	cfg := tracer.Config{FlushTimeout: c.FlushTimeout, Processors: printers, Version: buildVersion()}
+	cfg := c.tracing()
+	if !c.Quiet {
+		cfg.Processors = append(cfg.Processors, tree.NewPrinter(s.stdout))
+	}
 	prov, err := tracer.New(ctx, cfg)
 	if err != nil {
-		fmt.Fprintf(s.stderr, "cursor-otel: %v; replaying without export\n", err)
+		fmt.Fprintf(s.stderr, "cursor-otel: %s; replaying without export\n", redactor.Redact(err.Error()))
 		prov, *status = tracer.NewNoExport(ctx, cfg), 1
 	}
-	opts := spanmap.Options{CaptureContent: c.CaptureContent, Redact: redact.New(redact.Options{Literals: redact.SecretsInEnviron(os.Environ())}).Redact}
 	files := r.Files
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
 	for _, name := range files {
-		if err := replayFile(ctx, prov.Tracer(), name, s.stdin, opts); err != nil {
+		if err := replayFile(ctx, prov.Tracer(), name, s.stdin, c.recording(redactor)); err != nil {
 			fmt.Fprintf(s.stderr, "cursor-otel: %v\n", err)
 			*status = 1
 		}
@@ -51,9 +51,9 @@ func (r *replayCmd) Run(c *cli, s *streams, status *int) error {
 	if msg := exportWarning(report); msg != "" {
 		if report.UserEndpoint {
 			*status = 1
-			fmt.Fprintln(s.stderr, msg)
+			fmt.Fprintln(s.stderr, redactor.Redact(msg))
 		} else if !c.Quiet {
-			fmt.Fprintln(s.stderr, msg)
+			fmt.Fprintln(s.stderr, redactor.Redact(msg))
 		}
 	}
 	return nil

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -77,16 +78,21 @@ func (r *runCmd) Run(c *cli, s *streams, status *int) error {
 	interactive := agent.IsTerminal(s.stdin) && agent.IsTerminal(s.stdout)
 	p := planRun(inv, interactive, os.Getenv("CURSOR_OTEL_REWRITE") != "off")
 
-	prov, err := tracer.New(ctx, tracer.Config{FlushTimeout: c.FlushTimeout, Version: buildVersion()})
-	if err != nil {
+	// A setting that is wrong never stops the agent: the run goes on and
+	// nothing is exported (not even with a redaction pattern missing).
+	redactor, rerr := c.redactor(inv.APIKey)
+	prov, err := tracer.New(ctx, c.tracing())
+	if err = cmp.Or(rerr, err); err != nil {
+		if rerr != nil {
+			redactor = redact.New(redact.Options{})
+		}
 		if !c.Quiet {
-			fmt.Fprintf(s.stderr, "cursor-otel: %v; running without export\n", err)
+			fmt.Fprintf(s.stderr, "cursor-otel: %s; running without export\n", redactor.Redact(err.Error()))
 		}
 		prov = tracer.NewNoExport(ctx, tracer.Config{})
 	}
-	redactor := redact.New(redact.Options{Literals: append(redact.SecretsInEnviron(os.Environ()), inv.APIKey)})
 	parent, _ := tracer.ParentFromEnv(ctx, os.Getenv)
-	rec := spanmap.NewRecorder(parent, prov.Tracer(), spanmap.Options{CaptureContent: c.CaptureContent, Redact: redactor.Redact})
+	rec := spanmap.NewRecorder(parent, prov.Tracer(), c.recording(redactor))
 	attrs := []attribute.KeyValue{spanmap.CommandLine.String(redactor.Redact(commandLine(path, p.args)))}
 	if p.format != "" {
 		attrs = append(attrs, outputFormat.String(p.format))
@@ -134,7 +140,7 @@ func (r *runCmd) Run(c *cli, s *streams, status *int) error {
 		}
 	}
 	if msg := exportWarning(prov.Shutdown(ctx)); msg != "" && !c.Quiet {
-		fmt.Fprintln(s.stderr, msg)
+		fmt.Fprintln(s.stderr, redactor.Redact(msg))
 	}
 	*status = exit.Code
 	return nil

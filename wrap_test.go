@@ -696,3 +696,5 @@ func TestWrapClosedStdout(t *testing.T) {
 		t.Errorf("%d spans received, want the session and its model call flushed", got)
 	}
 }
+
+func spansOf(r *otlptest.Receiver) []golden.Span { return golden.FromOTLP(r.Spans()) }

@@ -8,9 +8,11 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto/tls"
 	"io"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -19,7 +21,10 @@ import (
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
+	_ "google.golang.org/grpc/encoding/gzip" // receivers accept gzip, as collectors do
 	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/stats"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 )
@@ -29,11 +34,13 @@ type Receiver struct {
 	// Endpoint is the URL to put in OTEL_EXPORTER_OTLP_ENDPOINT.
 	Endpoint string
 
-	mu       sync.Mutex
-	requests []*collectorpb.ExportTraceServiceRequest
-	headers  []map[string]string
-	refuse   error
-	delay    time.Duration
+	mu         sync.Mutex
+	requests   []*collectorpb.ExportTraceServiceRequest
+	headers    []map[string]string
+	refuse     error
+	delay      time.Duration
+	required   [2]string // a header every export must carry, or it is Unauthenticated
+	compressed int       // requests whose payload arrived compressed
 }
 
 // Spans returns the resource spans received so far, in order.
@@ -65,6 +72,21 @@ func (r *Receiver) Headers() []map[string]string {
 	return append([]map[string]string(nil), r.headers...)
 }
 
+// RequireHeader makes the receiver refuse, as Unauthenticated, every export
+// that does not carry the header key (lower-case) with value.
+func (r *Receiver) RequireHeader(key, value string) {
+	r.mu.Lock()
+	r.required = [2]string{key, value}
+	r.mu.Unlock()
+}
+
+// Compressed is the number of requests whose payload arrived compressed.
+func (r *Receiver) Compressed() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.compressed
+}
+
 // Refuse makes the receiver answer every export with err (a gRPC status
 // error; HTTP maps its code), storing nothing.
 func (r *Receiver) Refuse(err error) {
@@ -92,18 +114,31 @@ func (r *Receiver) store(req *collectorpb.ExportTraceServiceRequest, headers map
 	if r.refuse != nil {
 		return r.refuse
 	}
+	if k := r.required[0]; k != "" && headers[k] != r.required[1] {
+		return status.Errorf(codes.Unauthenticated, "missing or wrong %s", k)
+	}
 	r.requests = append(r.requests, req)
 	return nil
 }
 
-// StartGRPC starts a gRPC receiver; it stops when the test ends.
-func StartGRPC(t testing.TB, opts ...grpc.ServerOption) *Receiver {
+// StartGRPC starts a plaintext gRPC receiver; it stops when the test ends.
+func StartGRPC(t testing.TB) *Receiver { return startGRPC(t, nil) }
+
+// StartGRPCTLS starts a gRPC receiver behind TLS: its endpoint is https.
+func StartGRPCTLS(t testing.TB, cfg *tls.Config) *Receiver { return startGRPC(t, cfg) }
+
+func startGRPC(t testing.TB, cfg *tls.Config) *Receiver {
 	t.Helper()
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := &Receiver{Endpoint: "http://" + lis.Addr().String()}
+	opts := []grpc.ServerOption{grpc.StatsHandler(compressionSeen{r})}
+	if cfg != nil {
+		r.Endpoint = "https://" + lis.Addr().String()
+		opts = append(opts, grpc.Creds(credentials.NewTLS(cfg)))
+	}
 	srv := grpc.NewServer(opts...)
 	collectorpb.RegisterTraceServiceServer(srv, &grpcService{r: r})
 	go func() { _ = srv.Serve(lis) }()
@@ -132,7 +167,12 @@ func (s *grpcService) Export(ctx context.Context, req *collectorpb.ExportTraceSe
 
 // StartHTTP starts an OTLP/HTTP receiver (protobuf, gzip or not) on
 // /v1/traces; it stops when the test ends.
-func StartHTTP(t testing.TB) *Receiver {
+func StartHTTP(t testing.TB) *Receiver { return startHTTP(t, nil) }
+
+// StartHTTPTLS starts an OTLP/HTTP receiver behind TLS: its endpoint is https.
+func StartHTTPTLS(t testing.TB, cfg *tls.Config) *Receiver { return startHTTP(t, cfg) }
+
+func startHTTP(t testing.TB, cfg *tls.Config) *Receiver {
 	t.Helper()
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -142,6 +182,10 @@ func StartHTTP(t testing.TB) *Receiver {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/traces", r.serveHTTP)
 	srv := &http.Server{Handler: mux}
+	if cfg != nil {
+		r.Endpoint = "https://" + lis.Addr().String()
+		lis = tls.NewListener(lis, cfg)
+	}
 	go func() { _ = srv.Serve(lis) }()
 	t.Cleanup(func() { _ = srv.Close() })
 	return r
@@ -156,6 +200,9 @@ func (r *Receiver) serveHTTP(w http.ResponseWriter, req *http.Request) {
 			return
 		}
 		body = gz
+		r.mu.Lock()
+		r.compressed++
+		r.mu.Unlock()
 	}
 	b, err := io.ReadAll(body)
 	if err != nil {
@@ -169,7 +216,7 @@ func (r *Receiver) serveHTTP(w http.ResponseWriter, req *http.Request) {
 	}
 	headers := map[string]string{}
 	for k, v := range req.Header {
-		headers[http.CanonicalHeaderKey(k)] = v[0]
+		headers[strings.ToLower(k)] = v[0]
 	}
 	if err := r.store(&msg, headers); err != nil {
 		w.WriteHeader(httpStatus(err))
@@ -178,6 +225,22 @@ func (r *Receiver) serveHTTP(w http.ResponseWriter, req *http.Request) {
 	out, _ := proto.Marshal(&collectorpb.ExportTraceServiceResponse{})
 	w.Header().Set("Content-Type", "application/x-protobuf")
 	_, _ = io.Copy(w, bytes.NewReader(out))
+}
+
+// compressionSeen counts gRPC requests whose payload came compressed.
+type compressionSeen struct{ r *Receiver }
+
+func (c compressionSeen) TagRPC(ctx context.Context, _ *stats.RPCTagInfo) context.Context { return ctx }
+func (c compressionSeen) TagConn(ctx context.Context, _ *stats.ConnTagInfo) context.Context {
+	return ctx
+}
+func (c compressionSeen) HandleConn(context.Context, stats.ConnStats) {}
+func (c compressionSeen) HandleRPC(_ context.Context, s stats.RPCStats) {
+	if in, ok := s.(*stats.InPayload); ok && in.CompressedLength > 0 && in.CompressedLength != in.Length {
+		c.r.mu.Lock()
+		c.r.compressed++
+		c.r.mu.Unlock()
+	}
 }
 
 func httpStatus(err error) int {
