@@ -30,7 +30,7 @@ func (r *replayCmd) Run(c *cli, s *streams, status *int) error {
 	}
 	cfg := c.tracing()
 	if !c.Quiet {
-		cfg.Processors = append(cfg.Processors, tree.NewPrinter(s.stdout))
+		cfg.Processors = append(cfg.Processors, tracer.OnTraceEnd(func(t tracer.Trace) { tree.Print(s.stdout, t.Spans, t.Finished) }))
 	}
 	prov, err := tracer.New(ctx, cfg)
 	if err != nil {

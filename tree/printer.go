@@ -5,12 +5,10 @@ package tree
 
 import (
 	"cmp"
-	"context"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -21,52 +19,16 @@ import (
 	"github.com/cursor-otel/cursor-otel/spanmap"
 )
 
-// Printer is a span processor that prints each trace when its root span
-// ends. Spans are held per trace until then.
-type Printer struct {
-	w      io.Writer
-	mu     sync.Mutex
-	traces map[trace.TraceID][]sdktrace.ReadOnlySpan
-}
-
-// NewPrinter prints to w.
-func NewPrinter(w io.Writer) *Printer {
-	return &Printer{w: w, traces: map[trace.TraceID][]sdktrace.ReadOnlySpan{}}
-}
-
-func (p *Printer) OnStart(context.Context, sdktrace.ReadWriteSpan) {}
-
-func (p *Printer) OnEnd(s sdktrace.ReadOnlySpan) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	id := s.SpanContext().TraceID()
-	p.traces[id] = append(p.traces[id], s)
-	if !s.Parent().IsValid() || s.Parent().IsRemote() {
-		p.print(p.traces[id], s)
-		delete(p.traces, id)
-	}
-}
-
-// Shutdown prints what is left: spans whose root never ended.
-func (p *Printer) Shutdown(context.Context) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for id, spans := range p.traces {
-		p.print(spans, nil)
-		delete(p.traces, id)
-	}
-	return nil
-}
-
-func (p *Printer) ForceFlush(context.Context) error { return nil }
-
 // row is one line of the tree before it is aligned.
 type row struct {
 	offset, duration time.Duration
 	name, detail     string
 }
 
-func (p *Printer) print(spans []sdktrace.ReadOnlySpan, root sdktrace.ReadOnlySpan) {
+// Print writes one trace as a tree; finished is false for a trace whose
+// root never ended. A write error is ignored: a closed stdout is no reason
+// to fail the trace.
+func Print(w io.Writer, spans []sdktrace.ReadOnlySpan, finished bool) {
 	children := map[trace.SpanID][]sdktrace.ReadOnlySpan{}
 	ids := map[trace.SpanID]bool{}
 	for _, s := range spans {
@@ -111,7 +73,7 @@ func (p *Printer) print(spans []sdktrace.ReadOnlySpan, root sdktrace.ReadOnlySpa
 	if conv := value(tops[0], spanmap.ConversationID); conv != "" {
 		header += "  session " + conv
 	}
-	if root == nil {
+	if !finished {
 		header += "  (not finished)"
 	}
 	width := 0
@@ -126,7 +88,7 @@ func (p *Printer) print(spans []sdktrace.ReadOnlySpan, root sdktrace.ReadOnlySpa
 		b.WriteString(strings.TrimRight(line, " ") + "\n")
 	}
 	b.WriteString("\n")
-	_, _ = io.WriteString(p.w, b.String()) // a closed stdout is no reason to fail the trace
+	_, _ = io.WriteString(w, b.String())
 }
 
 // detail says in a few words what a span did and how it ended.

@@ -17,6 +17,7 @@ import (
 	"github.com/cursor-otel/cursor-otel/internal/golden"
 	"github.com/cursor-otel/cursor-otel/parse"
 	"github.com/cursor-otel/cursor-otel/spanmap"
+	"github.com/cursor-otel/cursor-otel/tracer"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata")
@@ -27,7 +28,7 @@ var traceID = regexp.MustCompile(`trace [0-9a-f]{32}`)
 func printTrees(t *testing.T, paths ...string) string {
 	t.Helper()
 	var out bytes.Buffer
-	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(NewPrinter(&out)))
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(printer(&out)))
 	for _, path := range paths {
 		f, err := os.Open(path)
 		if err != nil {
@@ -58,10 +59,14 @@ func TestPrinterGolden(t *testing.T) {
 	golden.Check(t, "testdata/examples.golden", printTrees(t, paths...), *update)
 }
 
-// A span that ends after its root still gets printed at shutdown, marked.
-func TestPrinterShutdownPrintsUnfinishedTraces(t *testing.T) {
+func printer(w io.Writer) sdktrace.SpanProcessor {
+	return tracer.OnTraceEnd(func(t tracer.Trace) { Print(w, t.Spans, t.Finished) })
+}
+
+// A trace whose root never ended is printed at shutdown, marked.
+func TestPrintUnfinishedTrace(t *testing.T) {
 	var out bytes.Buffer
-	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(NewPrinter(&out)))
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(printer(&out)))
 	ctx, root := tp.Tracer("t").Start(context.Background(), "invoke_agent cursor-agent")
 	_, child := tp.Tracer("t").Start(ctx, "chat Auto")
 	child.End()
