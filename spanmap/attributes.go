@@ -47,6 +47,7 @@ const (
 	UnknownEvents   = attribute.Key("cursor.stream.unknown_events")
 	ModelCallID     = attribute.Key("cursor.model_call_id")
 	ToolCalls       = attribute.Key("cursor.tool_calls")
+	FirstTokenMs    = attribute.Key("cursor.time_to_first_token_ms")
 	ThinkingMs      = attribute.Key("cursor.thinking.duration_ms")
 	ThinkingDeltas  = attribute.Key("cursor.thinking.deltas")
 	ThinkingText    = attribute.Key("cursor.thinking.text")

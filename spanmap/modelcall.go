@@ -19,10 +19,11 @@ type modelCall struct {
 	id   string
 
 	start, last time.Time
-	tools       int    // tool calls issued
-	running     int    // tool calls issued and not completed
-	superseded  bool   // a later model call has begun
-	failure     string // why the call failed, when the session's result says it did
+	firstOutput time.Time // the model's first thinking, text or tool call
+	tools       int       // tool calls issued
+	running     int       // tool calls issued and not completed
+	superseded  bool      // a later model call has begun
+	failure     string    // why the call failed, when the session's result says it did
 
 	phase      *thinkingPhase // the thinking phase under way, if any
 	thinking   time.Duration  // all phases so far
@@ -35,6 +36,7 @@ type modelCall struct {
 // thinkingPhase is one run of thinking deltas, recorded as one span event.
 type thinkingPhase struct {
 	start, last time.Time
+	firstOutput time.Time // the model's first thinking, text or tool call
 	deltas      int
 	text        boundedText
 }
@@ -69,8 +71,17 @@ func (mc *modelCall) yielded() bool { return mc.tools > 0 && mc.running == 0 }
 
 func (mc *modelCall) see(t time.Time) { mc.last = later(mc.last, t) }
 
-func (mc *modelCall) think(e *parse.Thinking, t time.Time) {
+// output notes the model's output at t: the first one ends the wait for
+// the model's first token.
+func (mc *modelCall) output(t time.Time) {
 	mc.see(t)
+	if mc.firstOutput.IsZero() {
+		mc.firstOutput = t
+	}
+}
+
+func (mc *modelCall) think(e *parse.Thinking, t time.Time) {
+	mc.output(t)
 	if mc.phase == nil {
 		mc.phase = &thinkingPhase{start: t, last: t}
 		mc.phase.text.max = 2 * mc.sess.rec.opts.MaxContent
@@ -105,7 +116,7 @@ func (mc *modelCall) endThinking() {
 }
 
 func (mc *modelCall) say(e *parse.Assistant, t time.Time) {
-	mc.see(t)
+	mc.output(t)
 	mc.endThinking()
 	capture := mc.sess.rec.opts.CaptureContent
 	if e.Delta {
@@ -124,6 +135,9 @@ func (mc *modelCall) say(e *parse.Assistant, t time.Time) {
 func (mc *modelCall) end() {
 	mc.endThinking()
 	attrs := []attribute.KeyValue{ToolCalls.Int(mc.tools)}
+	if !mc.firstOutput.IsZero() {
+		attrs = append(attrs, FirstTokenMs.Int64(mc.firstOutput.Sub(mc.start).Milliseconds()))
+	}
 	if mc.thinking > 0 {
 		attrs = append(attrs, ThinkingMs.Int64(mc.thinking.Milliseconds()))
 	}

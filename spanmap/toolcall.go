@@ -26,7 +26,7 @@ func (s *session) startTool(e *parse.ToolStarted, t time.Time) {
 		return
 	}
 	mc := s.modelCallFor(&e.Header, t)
-	mc.see(t)
+	mc.output(t)
 	mc.endThinking()
 	mc.tools++
 	mc.running++
