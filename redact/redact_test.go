@@ -20,6 +20,8 @@ func TestBuiltins(t *testing.T) {
 		{"URL credentials keep the user", "git clone https://deploy:s3cretpass@github.com/acme/repo.git",
 			"git clone https://deploy:[REDACTED]@github.com/acme/repo.git"},
 		{"database URL", "psql postgres://app:hunter22@db:5432/app", "psql postgres://app:[REDACTED]@db:5432/app"},
+		{"token user in a URL keeps the host", "https://x-access-token:ghs_0123456789abcdefghijABCDEFGHIJ012345@github.com/acme/shop.git",
+			"https://x-access-token:[REDACTED]@github.com/acme/shop.git"},
 		{"GitHub classic token", "GITHUB=ghp_0123456789abcdefghijABCDEFGHIJ012345 gh pr list", "GITHUB=[REDACTED] gh pr list"},
 		{"GitHub fine-grained token", "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz", "[REDACTED]"},
 		{"GitLab token", "glpat-abcdefghij0123456789", "[REDACTED]"},

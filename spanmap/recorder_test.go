@@ -484,3 +484,24 @@ func TestFinishWithoutStream(t *testing.T) {
 		})
 	}
 }
+
+// A stream time earlier than the session's start (clock skew, a clock set
+// back) does not put a model call before its session.
+func TestNothingStartsBeforeTheSession(t *testing.T) {
+	exp := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+	rec := NewRecorder(context.Background(), tp.Tracer("test"), Options{})
+	t0 := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	rec.Begin(t0)
+	rec.Record(parse.Decode([]byte(`{"type":"assistant","message":{"content":"hi"},"model_call_id":"m","timestamp_ms":1758000000000}`), 1), t0.Add(time.Second))
+	rec.Record(parse.Decode([]byte(`{"type":"tool_call","subtype":"started","call_id":"c","tool_call":{"lsToolCall":{"args":{}}},"model_call_id":"m","timestamp_ms":1758000000100}`), 2), t0.Add(time.Second))
+	rec.Record(parse.Decode([]byte(`{"type":"tool_call","subtype":"completed","call_id":"c","tool_call":{"lsToolCall":{"result":{"success":{}}}},"model_call_id":"m","timestamp_ms":1758000000200}`), 3), t0.Add(time.Second))
+	rec.Finish(End{Time: t0.Add(2 * time.Second)})
+	spans := exp.GetSpans()
+	checkInvariants(t, spans)
+	for _, s := range spans {
+		if s.StartTime.Before(t0) {
+			t.Errorf("%s starts %v before its session", s.Name, t0.Sub(s.StartTime))
+		}
+	}
+}

@@ -25,6 +25,7 @@ type session struct {
 	span trace.Span
 	ctx  context.Context
 
+	start   time.Time
 	last    time.Time // the latest time anything in the session happened
 	prev    time.Time // the time of the previous event: where a model call starts
 	sawInit bool
@@ -44,6 +45,7 @@ type session struct {
 func (r *Recorder) newSession(t time.Time) *session {
 	s := &session{
 		rec:   r,
+		start: t,
 		last:  t,
 		calls: map[string]*modelCall{},
 		tools: map[string]*toolCall{},
@@ -204,7 +206,9 @@ func (s *session) openModelCall(id string, t time.Time) *modelCall {
 	if start.IsZero() || start.After(t) {
 		start = t
 	}
-	mc := s.newModelCall(start)
+	// Nothing in a session starts before it: a stream time earlier than the
+	// session's start (clock skew, a clock set back) is moved up to it.
+	mc := s.newModelCall(later(start, s.start))
 	if id != "" {
 		mc.name(id)
 		s.calls[id] = mc

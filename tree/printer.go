@@ -111,7 +111,7 @@ func detail(s sdktrace.ReadOnlySpan) string {
 			add("thinking %s", seconds(millis(ms)))
 		}
 	case spanmap.OpExecuteTool:
-		if subject := toolSubject(s); subject != "" {
+		if subject := spanmap.ToolSubject(s.Attributes()); subject != "" {
 			add("%s", oneLine(subject, 60))
 		}
 		if code := value(s, spanmap.ToolExitCode); code != "" {
@@ -131,25 +131,8 @@ func detail(s sdktrace.ReadOnlySpan) string {
 	return strings.Join(parts, "  ")
 }
 
-// toolSubject is what a tool call acted on: a command, an MCP tool, a
-// pattern and where it looked, a path, a URL or a query.
-func toolSubject(s sdktrace.ReadOnlySpan) string {
-	if v := cmp.Or(value(s, spanmap.ToolCommand), value(s, spanmap.MCPTool)); v != "" {
-		return v
-	}
-	if pattern, path := value(s, spanmap.ToolPattern), value(s, spanmap.ToolPath); pattern != "" && path != "" {
-		return pattern + " in " + path
-	}
-	return cmp.Or(value(s, spanmap.ToolPattern), value(s, spanmap.ToolPath), value(s, spanmap.ToolURL), value(s, spanmap.ToolQuery))
-}
-
 func value(s sdktrace.ReadOnlySpan, k attribute.Key) string {
-	for _, a := range s.Attributes() {
-		if a.Key == k {
-			return a.Value.Emit()
-		}
-	}
-	return ""
+	return spanmap.Value(s.Attributes(), k).Emit()
 }
 
 func millis(v string) time.Duration {

@@ -8,6 +8,10 @@
 //	FAKEAGENT_SPEED       replay timing: the gap between two lines'
 //	                      timestamp_ms divided by this (default 100)
 //	FAKEAGENT_LINE_DELAY  a fixed pause before each line (a Go duration)
+//	FAKEAGENT_REBASE      move the recording's times (timestamp_ms,
+//	                      startedAtMs, completedAtMs) to now, on the scale of
+//	                      FAKEAGENT_SPEED, so that each line's times agree
+//	                      with when it is written, as a live agent's do
 //	FAKEAGENT_TIMES       a file to append "line unix-nanoseconds" to after
 //	                      each line is written
 //	FAKEAGENT_RECORD      a file to write {args, stdin, env} to
@@ -29,8 +33,10 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -138,6 +144,9 @@ func writeStream(path, format string) error {
 			}
 			prev = ts
 		}
+		if os.Getenv("FAKEAGENT_REBASE") != "" {
+			l = rebase(l, firstTime(lines), speed)
+		}
 		if _, err := os.Stdout.Write(l); err != nil { // a write per line, as the agent does
 			return err
 		}
@@ -171,6 +180,40 @@ func timestamp(line []byte) int64 {
 	_ = json.Unmarshal(bytes.TrimSpace(line), &v)
 	return v.TimestampMs
 }
+
+var timeField = regexp.MustCompile(`("(?:timestamp_ms|startedAtMs|completedAtMs)":"?)(\d{13})`)
+
+// firstTime is the first timestamp_ms of the recording.
+func firstTime(lines [][]byte) int64 {
+	for _, l := range lines {
+		if ts := timestamp(l); ts > 0 {
+			return ts
+		}
+	}
+	return 0
+}
+
+// rebase maps every time in the line onto now: the recording's first time
+// becomes the moment the first line was written, later ones follow at the
+// replay's speed.
+func rebase(line []byte, first int64, speed float64) []byte {
+	if first == 0 {
+		return line
+	}
+	if startTime.Load() == 0 {
+		startTime.Store(time.Now().UnixMilli())
+	}
+	start := startTime.Load()
+	return timeField.ReplaceAllFunc(line, func(m []byte) []byte {
+		sub := timeField.FindSubmatch(m)
+		ts, _ := strconv.ParseInt(string(sub[2]), 10, 64)
+		moved := start + int64(float64(ts-first)/speed)
+		return append(append([]byte{}, sub[1]...), strconv.FormatInt(moved, 10)...)
+	})
+}
+
+// startTime is when the first line was written, in Unix milliseconds.
+var startTime atomic.Int64
 
 func appendFile(path, s string) {
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)

@@ -1,0 +1,186 @@
+package summary
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// waterfallWidth is the number of characters the session's wall time spans
+// in the waterfall; waterfallRows bounds its rows.
+const (
+	waterfallWidth = 48
+	waterfallRows  = 40
+)
+
+// Markdown renders the report for a person reading a CI page.
+func (r Report) Markdown() string {
+	var b strings.Builder
+	outcome := "succeeded"
+	if r.Outcome != "success" {
+		outcome = "failed"
+	}
+	fmt.Fprintf(&b, "### cursor-agent %s in %s\n\n", outcome, dur(r.WallMs))
+	trace := "`" + r.TraceID + "`"
+	if r.TraceURL != "" {
+		trace = "[" + trace + "](" + r.TraceURL + ")"
+	}
+	facts := []string{"trace " + trace}
+	if r.SessionID != "" {
+		facts = append(facts, "session `"+r.SessionID+"`")
+	}
+	if r.Model != "" {
+		facts = append(facts, "model "+r.Model)
+	}
+	if r.ExitCode != nil {
+		facts = append(facts, fmt.Sprintf("exit status %d", *r.ExitCode))
+	}
+	b.WriteString(strings.Join(facts, " · ") + "\n\n")
+	if r.Error != "" {
+		fmt.Fprintf(&b, "**Error:** %s\n\n", cell(r.Error))
+	}
+
+	b.WriteString("| where the time went | time | share |\n|---|---:|---:|\n")
+	row := func(name string, v int64) {
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", name, dur(v), share(v, r.WallMs))
+	}
+	row(fmt.Sprintf("model (thinking %s of it)", dur(r.Split.ThinkingMs)), r.Split.ModelMs)
+	row("tools", r.Split.ToolsMs)
+	row("idle, start-up, reconnects", r.Split.IdleMs)
+	fmt.Fprintf(&b, "| **wall time** | **%s** | |\n\n", dur(r.WallMs))
+
+	var notes []string
+	if t := r.Tokens; t != nil {
+		notes = append(notes, fmt.Sprintf("Tokens: %d in (%d cache read, %d cache write), %d out", t.Input, t.CacheRead, t.CacheCreation, t.Output))
+	}
+	notes = append(notes, fmt.Sprintf("%d model calls", len(r.ModelCalls)))
+	if r.Split.ReconnectingMs > 0 || r.Retries > 0 {
+		notes = append(notes, fmt.Sprintf("reconnecting %s, %d retries", dur(r.Split.ReconnectingMs), r.Retries))
+	}
+	b.WriteString(strings.Join(notes, " · ") + "\n\n")
+
+	if len(r.ToolKinds) > 0 {
+		b.WriteString("| tool | calls | total | p50 | max |\n|---|---:|---:|---:|---:|\n")
+		for _, k := range r.ToolKinds {
+			fmt.Fprintf(&b, "| %s | %d | %s | %s | %s |\n", k.Name, k.Count, dur(k.TotalMs), dur(k.P50Ms), dur(k.MaxMs))
+		}
+		b.WriteString("\n**Slowest tool calls**\n\n| tool | time | what | outcome |\n|---|---:|---|---|\n")
+		for _, c := range r.Slowest {
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", c.Name, dur(c.DurationMs), code(c.Subject), outcomeCell(c))
+		}
+		b.WriteString("\n")
+	}
+	if len(r.Failed) > 0 {
+		b.WriteString("**Failed, rejected and unfinished tool calls**\n\n| tool | at | what | outcome |\n|---|---:|---|---|\n")
+		for _, c := range r.Failed {
+			fmt.Fprintf(&b, "| %s | +%s | %s | %s |\n", c.Name, dur(c.StartMs), code(c.Subject), outcomeCell(c))
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("<details><summary>Waterfall</summary>\n\n```\n" + r.waterfall() + "```\n\n</details>\n\n")
+	return b.String()
+}
+
+// waterfall draws each model call and, under it, its tool calls as bars on
+// one time scale.
+func (r Report) waterfall() string {
+	var b strings.Builder
+	scale := func(v int64) int {
+		if r.WallMs <= 0 {
+			return 0
+		}
+		return int(float64(v) / float64(r.WallMs) * waterfallWidth)
+	}
+	bar := func(start, d int64) string {
+		// Clamped: a span outside the session's time must not break the
+		// report, whatever the clocks did.
+		from := min(max(scale(start), 0), waterfallWidth-1)
+		to := min(max(scale(start+d), from+1), waterfallWidth)
+		return strings.Repeat(" ", from) + strings.Repeat("█", to-from) + strings.Repeat(" ", waterfallWidth-to)
+	}
+	fmt.Fprintf(&b, "%-14s %-*s %s\n", "", waterfallWidth, "0s", dur(r.WallMs))
+	rows := 0
+	tools := r.tools
+	for _, mc := range r.ModelCalls {
+		if rows >= waterfallRows {
+			break
+		}
+		fmt.Fprintf(&b, "%-14s|%s| %s\n", "model call", bar(mc.StartMs, mc.DurationMs), dur(mc.DurationMs))
+		rows++
+		end := mc.StartMs + mc.DurationMs
+		for len(tools) > 0 && tools[0].StartMs <= end && rows < waterfallRows {
+			c := tools[0]
+			tools = tools[1:]
+			note := oneLine(c.Subject, 40)
+			if c.Outcome != "success" {
+				note = strings.TrimSpace(note + " " + c.Outcome)
+			}
+			fmt.Fprintf(&b, "  %-12s|%s| %s %s\n", trim(c.Name, 12), bar(c.StartMs, c.DurationMs), dur(c.DurationMs), note)
+			rows++
+		}
+	}
+	if left := len(r.ModelCalls) + len(r.tools) - rows; left > 0 {
+		fmt.Fprintf(&b, "… %d more\n", left)
+	}
+	return b.String()
+}
+
+func outcomeCell(c ToolCall) string {
+	out := c.Outcome
+	if c.ExitCode != nil && *c.ExitCode != 0 {
+		out += fmt.Sprintf(" (exit %d)", *c.ExitCode)
+	}
+	if c.Error != "" && c.Outcome != "success" && (c.ExitCode == nil || c.Error != fmt.Sprintf("exit status %d", *c.ExitCode)) {
+		out += ": " + cell(c.Error)
+	}
+	return out
+}
+
+// dur formats milliseconds for a table: 0.25s, 9.15s, 14m03s.
+func dur(ms int64) string {
+	d := time.Duration(ms) * time.Millisecond
+	if d < time.Minute {
+		return fmt.Sprintf("%.2fs", d.Seconds())
+	}
+	d = d.Round(time.Second)
+	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+}
+
+func share(part, whole int64) string {
+	if whole <= 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.0f%%", 100*float64(part)/float64(whole))
+}
+
+// cell keeps text on one table row.
+func cell(s string) string {
+	return strings.ReplaceAll(oneLine(s, 160), "|", `\|`)
+}
+
+func code(s string) string {
+	if s == "" {
+		return ""
+	}
+	// A pipe ends a table cell even inside a code span unless escaped.
+	return "`" + strings.NewReplacer("`", "'", "|", `\|`).Replace(oneLine(s, 80)) + "`"
+}
+
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	return trim(s, n)
+}
+
+func trim(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+// JSON renders the report as one line of JSON, for scripts comparing runs.
+func (r Report) JSON() []byte {
+	b, _ := json.Marshal(r)
+	return append(b, '\n')
+}

@@ -1,0 +1,262 @@
+// Package summary works out where a run's time went, from the spans of its
+// trace, and writes it as Markdown for a CI page and JSON for scripts. Its
+// figures are those of the spans: per-kind totals are sums of span
+// durations, and the wall time is split by the union of intervals, so that
+// tools running in parallel are not counted twice.
+package summary
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+
+	"github.com/cursor-otel/cursor-otel/spanmap"
+)
+
+// Report is what the summary of one session says. Times are milliseconds.
+type Report struct {
+	TraceID   string    `json:"trace_id"`
+	TraceURL  string    `json:"trace_url,omitempty"`
+	SessionID string    `json:"session_id,omitempty"`
+	Model     string    `json:"model,omitempty"`
+	Outcome   string    `json:"outcome"` // success or error
+	Error     string    `json:"error,omitempty"`
+	ExitCode  *int64    `json:"exit_code,omitempty"`
+	Start     time.Time `json:"start"`
+	WallMs    int64     `json:"wall_ms"`
+	Split     Split     `json:"split"`
+	Tokens    *Tokens   `json:"tokens,omitempty"`
+	Retries   int       `json:"retries"`
+
+	ModelCalls []ModelCall `json:"model_calls"`
+	ToolKinds  []ToolKind  `json:"tool_kinds"`
+	Slowest    []ToolCall  `json:"slowest_tool_calls"`
+	Failed     []ToolCall  `json:"failed_tool_calls"`
+	tools      []ToolCall  // every tool call, for the waterfall
+}
+
+// Split divides the wall time: ModelMs + ToolsMs + IdleMs = WallMs. Model
+// time is time inside a model call and outside every tool call (waiting for
+// the model, its thinking among it); tool time is time inside at least one
+// tool call; idle is the rest (start-up, reconnects between calls).
+// ThinkingMs and ReconnectingMs are parts of those, for information.
+type Split struct {
+	ModelMs        int64 `json:"model_ms"`
+	ThinkingMs     int64 `json:"thinking_ms"`
+	ToolsMs        int64 `json:"tools_ms"`
+	IdleMs         int64 `json:"idle_ms"`
+	ReconnectingMs int64 `json:"reconnecting_ms"`
+}
+
+// Tokens is the usage the result reported.
+type Tokens struct {
+	Input         int64 `json:"input"`
+	Output        int64 `json:"output"`
+	CacheRead     int64 `json:"cache_read"`
+	CacheCreation int64 `json:"cache_creation"`
+}
+
+// ModelCall is one model call.
+type ModelCall struct {
+	ID           string `json:"id,omitempty"`
+	StartMs      int64  `json:"start_ms"` // from the session's start
+	DurationMs   int64  `json:"duration_ms"`
+	FirstTokenMs *int64 `json:"time_to_first_token_ms,omitempty"`
+	ThinkingMs   int64  `json:"thinking_ms"`
+	ToolCalls    int    `json:"tool_calls"`
+	Error        string `json:"error,omitempty"`
+}
+
+// ToolKind is every call of one tool.
+type ToolKind struct {
+	Name    string `json:"name"`
+	Count   int    `json:"count"`
+	TotalMs int64  `json:"total_ms"`
+	P50Ms   int64  `json:"p50_ms"`
+	MaxMs   int64  `json:"max_ms"`
+}
+
+// ToolCall is one tool call.
+type ToolCall struct {
+	Name       string `json:"name"`
+	Subject    string `json:"subject,omitempty"` // the command, path or pattern
+	Outcome    string `json:"outcome"`
+	Error      string `json:"error,omitempty"`
+	ExitCode   *int64 `json:"exit_code,omitempty"`
+	StartMs    int64  `json:"start_ms"`
+	DurationMs int64  `json:"duration_ms"`
+}
+
+// slowest is how many tool calls the report names as the slowest.
+const slowest = 5
+
+// FromTrace makes the report of the session whose spans are given; false
+// when they hold no session span.
+func FromTrace(spans []sdktrace.ReadOnlySpan) (Report, bool) {
+	var session sdktrace.ReadOnlySpan
+	var chats, tools []sdktrace.ReadOnlySpan
+	for _, s := range spans {
+		switch spanmap.Value(s.Attributes(), spanmap.OperationName).AsString() {
+		case spanmap.OpInvokeAgent:
+			session = s
+		case spanmap.OpChat:
+			chats = append(chats, s)
+		case spanmap.OpExecuteTool:
+			tools = append(tools, s)
+		}
+	}
+	if session == nil {
+		return Report{}, false
+	}
+	byStart := func(a, b sdktrace.ReadOnlySpan) int { return a.StartTime().Compare(b.StartTime()) }
+	slices.SortFunc(chats, byStart)
+	slices.SortFunc(tools, byStart)
+
+	origin := session.StartTime()
+	attrs := session.Attributes()
+	r := Report{
+		TraceID:   session.SpanContext().TraceID().String(),
+		SessionID: spanmap.Value(attrs, spanmap.ConversationID).AsString(),
+		Model:     spanmap.Value(attrs, spanmap.RequestModel).AsString(),
+		Outcome:   "success",
+		ExitCode:  intPtr(spanmap.Value(attrs, spanmap.ExitCode)),
+		Start:     origin,
+		WallMs:    ms(session.EndTime().Sub(origin)),
+	}
+	if st := session.Status(); st.Code == codes.Error {
+		r.Outcome, r.Error = "error", st.Description
+	}
+	if in := spanmap.Value(attrs, spanmap.InputTokens); in.Type() == attribute.INT64 {
+		r.Tokens = &Tokens{
+			Input: in.AsInt64(), Output: spanmap.Value(attrs, spanmap.OutputTokens).AsInt64(),
+			CacheRead:     spanmap.Value(attrs, spanmap.CacheReadTokens).AsInt64(),
+			CacheCreation: spanmap.Value(attrs, spanmap.CacheCreateTokens).AsInt64(),
+		}
+	}
+
+	var chatSpans, toolSpans []interval
+	for _, c := range chats {
+		a := c.Attributes()
+		mc := ModelCall{
+			ID:      spanmap.Value(a, spanmap.ModelCallID).AsString(),
+			StartMs: ms(c.StartTime().Sub(origin)), DurationMs: ms(c.EndTime().Sub(c.StartTime())),
+			FirstTokenMs: intPtr(spanmap.Value(a, spanmap.FirstTokenMs)),
+			ThinkingMs:   spanmap.Value(a, spanmap.ThinkingMs).AsInt64(),
+			ToolCalls:    int(spanmap.Value(a, spanmap.ToolCalls).AsInt64()),
+		}
+		if c.Status().Code == codes.Error {
+			mc.Error = c.Status().Description
+		}
+		r.ModelCalls = append(r.ModelCalls, mc)
+		r.Split.ThinkingMs += mc.ThinkingMs
+		chatSpans = append(chatSpans, interval{c.StartTime(), c.EndTime()})
+	}
+	kinds := map[string][]int64{}
+	for _, t := range tools {
+		a := t.Attributes()
+		call := ToolCall{
+			Name: spanmap.Value(a, spanmap.ToolName).AsString(), Subject: spanmap.ToolSubject(a),
+			Outcome:  spanmap.Value(a, spanmap.ToolOutcome).AsString(),
+			Error:    cmp.Or(spanmap.Value(a, spanmap.ToolError).AsString(), t.Status().Description),
+			ExitCode: intPtr(spanmap.Value(a, spanmap.ToolExitCode)),
+			StartMs:  ms(t.StartTime().Sub(origin)), DurationMs: ms(t.EndTime().Sub(t.StartTime())),
+		}
+		if call.Outcome == spanmap.OutcomeSuccess {
+			call.Error = ""
+		}
+		r.tools = append(r.tools, call)
+		kinds[call.Name] = append(kinds[call.Name], call.DurationMs)
+		toolSpans = append(toolSpans, interval{t.StartTime(), t.EndTime()})
+		if call.Outcome != spanmap.OutcomeSuccess {
+			r.Failed = append(r.Failed, call)
+		}
+	}
+	for name, ds := range kinds {
+		slices.Sort(ds)
+		k := ToolKind{Name: name, Count: len(ds), P50Ms: ds[(len(ds)-1)/2], MaxMs: ds[len(ds)-1]}
+		for _, d := range ds {
+			k.TotalMs += d
+		}
+		r.ToolKinds = append(r.ToolKinds, k)
+	}
+	slices.SortFunc(r.ToolKinds, func(a, b ToolKind) int {
+		return cmp.Or(cmp.Compare(b.TotalMs, a.TotalMs), strings.Compare(a.Name, b.Name))
+	})
+	r.Slowest = slices.Clone(r.tools)
+	slices.SortStableFunc(r.Slowest, func(a, b ToolCall) int { return cmp.Compare(b.DurationMs, a.DurationMs) })
+	r.Slowest = r.Slowest[:min(slowest, len(r.Slowest))]
+
+	// The split, rounded so that its parts add up to the wall time exactly.
+	busy := ms(union(append(slices.Clone(chatSpans), toolSpans...)))
+	r.Split.ToolsMs = ms(union(toolSpans))
+	r.Split.ModelMs = busy - r.Split.ToolsMs
+	r.Split.IdleMs = r.WallMs - busy
+	r.Split.ReconnectingMs, r.Retries = reconnects(session)
+	return r, true
+}
+
+// reconnects sums the time from each reconnecting event to the next
+// reconnected one (or the session's end), and counts retries.
+func reconnects(session sdktrace.ReadOnlySpan) (reconnecting int64, retries int) {
+	var since time.Time
+	var total time.Duration
+	for _, e := range session.Events() {
+		switch e.Name {
+		case spanmap.EventConnection:
+			sub := spanmap.Value(e.Attributes, spanmap.EventSubtype).AsString()
+			if sub == "reconnecting" && since.IsZero() {
+				since = e.Time
+			} else if sub != "reconnecting" && !since.IsZero() {
+				total += e.Time.Sub(since)
+				since = time.Time{}
+			}
+		case spanmap.EventRetry:
+			retries++
+		}
+	}
+	if !since.IsZero() {
+		total += session.EndTime().Sub(since)
+	}
+	return ms(total), retries
+}
+
+type interval struct{ start, end time.Time }
+
+// union is the time covered by at least one of the intervals.
+func union(iv []interval) time.Duration {
+	slices.SortFunc(iv, func(a, b interval) int { return a.start.Compare(b.start) })
+	var total time.Duration
+	var cur interval
+	for i, v := range iv {
+		switch {
+		case i == 0:
+			cur = v
+		case !v.start.After(cur.end):
+			if v.end.After(cur.end) {
+				cur.end = v.end
+			}
+		default:
+			total += cur.end.Sub(cur.start)
+			cur = v
+		}
+	}
+	if len(iv) > 0 {
+		total += cur.end.Sub(cur.start)
+	}
+	return total
+}
+
+func ms(d time.Duration) int64 { return d.Round(time.Millisecond).Milliseconds() }
+
+func intPtr(v attribute.Value) *int64 {
+	if v.Type() != attribute.INT64 {
+		return nil
+	}
+	n := v.AsInt64()
+	return &n
+}

@@ -1,0 +1,169 @@
+package summary
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+
+	"github.com/cursor-otel/cursor-otel/internal/golden"
+	"github.com/cursor-otel/cursor-otel/parse"
+	"github.com/cursor-otel/cursor-otel/spanmap"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata")
+
+// reports replays a recording through the span model and summarises each
+// session.
+func reports(t *testing.T, path string) []Report {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	exp := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+	rec := spanmap.NewRecorder(context.Background(), tp.Tracer("test"), spanmap.Options{
+		Now: func() time.Time { return time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC) }})
+	dec := parse.NewDecoder(f)
+	for ev, err := dec.Next(); err != io.EOF; ev, err = dec.Next() {
+		rec.Record(ev, time.Time{})
+	}
+	rec.Finish(spanmap.End{})
+	byTrace := map[string][]sdktrace.ReadOnlySpan{}
+	var order []string
+	for _, s := range exp.GetSpans().Snapshots() {
+		id := s.SpanContext().TraceID().String()
+		if byTrace[id] == nil {
+			order = append(order, id)
+		}
+		byTrace[id] = append(byTrace[id], s)
+	}
+	var out []Report
+	for _, id := range order {
+		if r, ok := FromTrace(byTrace[id]); ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// The split of examples/parallel-tools.ndjson, worked out by hand from its
+// timestamps: three shell calls overlap from +3 ms to +14.920 s.
+func TestSplitWithParallelTools(t *testing.T) {
+	r := reports(t, "../examples/parallel-tools.ndjson")[0]
+	want := Split{ModelMs: 1743, ThinkingMs: 660, ToolsMs: 14917, IdleMs: 0, ReconnectingMs: 1100}
+	if diff := cmp.Diff(want, r.Split); diff != "" || r.WallMs != 16660 {
+		t.Errorf("wall %d ms, split (-want +got):\n%s", r.WallMs, diff)
+	}
+	shell := ToolKind{Name: "shell", Count: 3, TotalMs: 5397 + 14877 + 11467, P50Ms: 11467, MaxMs: 14877}
+	if diff := cmp.Diff([]ToolKind{shell}, r.ToolKinds); diff != "" {
+		t.Errorf("tool kinds (-want +got):\n%s", diff)
+	}
+	if r.Retries != 1 || len(r.Failed) != 1 || r.Failed[0].Subject != "npm test --prefix web" {
+		t.Errorf("retries %d, failed %+v", r.Retries, r.Failed)
+	}
+}
+
+// parallel-sleep: sleep 6 and sleep 4 overlap; the tool time is 6.197 s,
+// not the 10.359 s their durations add up to.
+func TestSplitRealParallelSleep(t *testing.T) {
+	path := "../../shared/fixtures/real/parallel-sleep.ndjson"
+	if _, err := os.Stat(path); err != nil {
+		t.Skip("../shared/fixtures/real not present")
+	}
+	r := reports(t, path)[0]
+	if r.WallMs != 6197 || r.Split.ToolsMs != 6197 || r.Split.ModelMs != 0 || r.Split.IdleMs != 0 {
+		t.Errorf("wall %d, split %+v", r.WallMs, r.Split)
+	}
+	if r.ToolKinds[0].TotalMs != 10359 || r.ToolKinds[0].Count != 2 {
+		t.Errorf("shell: %+v, want 2 calls, 10359 ms", r.ToolKinds[0])
+	}
+}
+
+func TestReportFacts(t *testing.T) {
+	r := reports(t, "../examples/fix-failing-test.ndjson")[0]
+	if r.Outcome != "success" || r.Model != "Claude 4.5 Sonnet" || r.Tokens == nil || r.Tokens.Input != 48210 || len(r.ModelCalls) != 5 {
+		t.Errorf("outcome %s, model %q, tokens %+v, %d model calls", r.Outcome, r.Model, r.Tokens, len(r.ModelCalls))
+	}
+	if ft := r.ModelCalls[1].FirstTokenMs; ft == nil || *ft != 640 {
+		t.Errorf("second model call's time to first token %v, want 640", ft)
+	}
+	if s := r.Slowest[0]; s.Name != "shell" || s.DurationMs != 9148 || s.Subject != "go test ./pkg/queue" || *s.ExitCode != 1 {
+		t.Errorf("slowest %+v", s)
+	}
+	failed := reports(t, "../examples/failed-run.ndjson")[0]
+	if failed.Outcome != "error" || failed.Error != "Model request failed: upstream timeout after 30s" || len(failed.Failed) != 2 {
+		t.Errorf("failed run: %s %q, %d failed tool calls", failed.Outcome, failed.Error, len(failed.Failed))
+	}
+}
+
+// Whatever the stream, the split adds up to the wall time, no part is
+// negative, and the per-kind totals are the tool spans' durations.
+func TestReportInvariants(t *testing.T) {
+	paths, _ := filepath.Glob("../examples/*.ndjson")
+	more, _ := filepath.Glob("../spanmap/testdata/streams/*.ndjson")
+	real, _ := filepath.Glob("../../shared/fixtures/real/*.ndjson")
+	for _, p := range append(append(paths, more...), real...) {
+		for _, r := range reports(t, p) {
+			s := r.Split
+			if s.ModelMs+s.ToolsMs+s.IdleMs != r.WallMs || s.ModelMs < 0 || s.ToolsMs < 0 || s.IdleMs < 0 {
+				t.Errorf("%s: split %+v does not add up to %d", p, s, r.WallMs)
+			}
+			var kinds, calls int64
+			for _, k := range r.ToolKinds {
+				kinds += k.TotalMs
+			}
+			for _, c := range r.tools {
+				calls += c.DurationMs
+			}
+			if kinds != calls {
+				t.Errorf("%s: tool kinds total %d ms, tool calls %d ms", p, kinds, calls)
+			}
+		}
+	}
+}
+
+var traceID = regexp.MustCompile(`[0-9a-f]{32}`)
+
+func TestMarkdownGolden(t *testing.T) {
+	paths, _ := filepath.Glob("../examples/*.ndjson")
+	if real := "../../shared/fixtures/real/parallel-sleep.ndjson"; fileExists(real) {
+		paths = append(paths, real)
+	}
+	for _, p := range paths {
+		name := strings.TrimSuffix(filepath.Base(p), ".ndjson")
+		t.Run(name, func(t *testing.T) {
+			r := reports(t, p)[0]
+			r.TraceURL = "http://localhost:16686/trace/" + r.TraceID
+			got := traceID.ReplaceAllString(r.Markdown(), "<trace-id>")
+			golden.Check(t, filepath.Join("testdata", name+".md"), got, *update)
+			var back Report
+			if err := json.Unmarshal(r.JSON(), &back); err != nil || back.Split != r.Split || back.WallMs != r.WallMs {
+				t.Errorf("JSON round trip: %v, %+v", err, back.Split)
+			}
+		})
+	}
+}
+
+func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// A report whose spans lie outside the session's time still renders.
+func TestWaterfallOutsideTheSession(t *testing.T) {
+	r := Report{WallMs: 1000, ModelCalls: []ModelCall{{StartMs: -5000, DurationMs: 100}, {StartMs: 900, DurationMs: 9000}}}
+	r.tools = []ToolCall{{Name: "shell", StartMs: -4000, DurationMs: 10}, {Name: "read", StartMs: 2000, DurationMs: 5}}
+	if md := r.Markdown(); !strings.Contains(md, "model call") {
+		t.Errorf("no waterfall in:\n%s", md)
+	}
+}
