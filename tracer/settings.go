@@ -65,8 +65,11 @@ func readSettings(getenv func(string) string) (settings, error) {
 		s.endpoint, s.userEndpoint = e, true
 	}
 	if s.userEndpoint {
-		if _, err := url.Parse(s.endpoint); err != nil {
-			return s, fmt.Errorf("OTLP endpoint %q: %w", s.endpoint, err)
+		// A URL, as the specification wants: a bare host:port would be TLS
+		// for one host name and unreadable for an IP address.
+		if u, err := url.Parse(s.endpoint); err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "unix") {
+			return s, fmt.Errorf("OTLP endpoint %q is not a URL: write http://%s for plaintext or https://%s for TLS",
+				s.endpoint, strings.TrimPrefix(s.endpoint, "//"), strings.TrimPrefix(s.endpoint, "//"))
 		}
 	} else if s.protocol == "grpc" {
 		s.endpoint = defaultGRPCEndpoint

@@ -44,6 +44,9 @@ func TestReadSettings(t *testing.T) {
 		{"none", map[string]string{"OTEL_TRACES_EXPORTER": "none"}, settings{}, ""},
 		{"SDK disabled", map[string]string{"OTEL_SDK_DISABLED": "true", "OTEL_TRACES_EXPORTER": "otlp"}, settings{}, ""},
 		{"unknown exporter", map[string]string{"OTEL_TRACES_EXPORTER": "zipkin"}, settings{}, `unknown exporter "zipkin"`},
+		{"a bare host:port", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "localhost:4317"}, settings{},
+			`"localhost:4317" is not a URL: write http://localhost:4317 for plaintext or https://localhost:4317 for TLS`},
+		{"a bare IP:port", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "10.0.0.7:4317"}, settings{}, `is not a URL`},
 		{"http/json is not supported", map[string]string{"OTEL_EXPORTER_OTLP_PROTOCOL": "http/json"}, settings{}, `"http/json" is not supported`},
 	}
 	for _, tt := range tests {
