@@ -38,6 +38,8 @@ func TestExportTLS(t *testing.T) {
 			warning: "failed"},
 		{name: "https to a plaintext collector does not fall back", recv: plain,
 			endpoint: strings.Replace(plain.Endpoint, "http://", "https://", 1), warning: "failed"},
+		{name: "a bare host:port is refused, saying what to write", recv: plain,
+			endpoint: strings.TrimPrefix(plain.Endpoint, "http://"), warning: "is not a URL: write http://"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			endpoint := tt.recv.Endpoint

@@ -1,0 +1,284 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/cursor-otel/cursor-otel/internal/golden"
+	"github.com/cursor-otel/cursor-otel/internal/otlptest"
+)
+
+func readYAML(t *testing.T, path string, v any) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(b, v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}
+
+type composeFile struct {
+	Services map[string]struct {
+		Image     string   `yaml:"image"`
+		Profiles  []string `yaml:"profiles"`
+		Ports     []string `yaml:"ports"`
+		Volumes   []string `yaml:"volumes"`
+		Command   []string `yaml:"command"`
+		DependsOn []string `yaml:"depends_on"`
+	} `yaml:"services"`
+}
+
+// No Docker engine runs here: the compose file is checked by reading it.
+// docker compose up -d is Jaeger v2 alone, ready for cursor-otel's default
+// endpoint; --profile collector adds a collector in front of it.
+func TestComposeFile(t *testing.T) {
+	var c composeFile
+	readYAML(t, "docker-compose.yml", &c)
+	pinned := regexp.MustCompile(`^[a-z0-9./-]+:\d+\.\d+\.\d+$`)
+
+	jaeger, ok := c.Services["jaeger"]
+	if !ok || len(jaeger.Profiles) != 0 {
+		t.Fatalf("jaeger service %+v: want it, in no profile (always started)", jaeger)
+	}
+	if !strings.HasPrefix(jaeger.Image, "jaegertracing/jaeger:2.") || !pinned.MatchString(jaeger.Image) {
+		t.Errorf("jaeger image %q: want Jaeger v2 at a pinned version", jaeger.Image)
+	}
+	for _, p := range []string{"16686:16686", "4317:4317", "4318:4318"} {
+		if !slices.ContainsFunc(jaeger.Ports, func(s string) bool { return strings.HasPrefix(s, p) }) {
+			t.Errorf("jaeger does not publish %s: %q", p, jaeger.Ports)
+		}
+	}
+
+	col, ok := c.Services["otel-collector"]
+	if !ok || !slices.Equal(col.Profiles, []string{"collector"}) || !slices.Contains(col.DependsOn, "jaeger") {
+		t.Fatalf("otel-collector service %+v: want it in the collector profile, after jaeger", col)
+	}
+	if !strings.HasPrefix(col.Image, "otel/opentelemetry-collector-contrib:") || !pinned.MatchString(col.Image) {
+		t.Errorf("collector image %q: want the contrib distribution (tail sampling) at a pinned version", col.Image)
+	}
+	for _, p := range []string{"14317:4317", "14318:4318"} {
+		if !slices.Contains(col.Ports, p) {
+			t.Errorf("collector does not publish %s: %q", p, col.Ports)
+		}
+	}
+	// The config the collector reads is the file in examples/.
+	if len(col.Volumes) != 1 || len(col.Command) != 1 {
+		t.Fatalf("collector volumes %q, command %q", col.Volumes, col.Command)
+	}
+	parts := strings.Split(col.Volumes[0], ":")
+	if _, err := os.Stat(parts[0]); err != nil || col.Command[0] != "--config="+parts[1] {
+		t.Errorf("collector mounts %q and reads %q: want an existing file, read where it is mounted", col.Volumes[0], col.Command[0])
+	}
+
+	// Host ports are published once: both profiles together still start.
+	seen := map[string]string{}
+	for name, s := range c.Services {
+		for _, p := range s.Ports {
+			host := strings.Split(p, ":")[0]
+			if other, dup := seen[host]; dup {
+				t.Errorf("host port %s published by %s and %s", host, other, name)
+			}
+			seen[host] = name
+		}
+	}
+}
+
+type collectorConfig struct {
+	Receivers  map[string]any `yaml:"receivers"`
+	Processors map[string]any `yaml:"processors"`
+	Exporters  map[string]struct {
+		Endpoint string `yaml:"endpoint"`
+	} `yaml:"exporters"`
+	Extensions map[string]any `yaml:"extensions"`
+	Service    struct {
+		Extensions []string `yaml:"extensions"`
+		Pipelines  map[string]struct {
+			Receivers, Processors, Exporters []string
+		} `yaml:"pipelines"`
+	} `yaml:"service"`
+}
+
+// The collector configs are wired: every component a pipeline names is
+// defined, the memory limiter comes first and batching last, tail sampling
+// keeps errored and slow sessions.
+func TestCollectorConfigs(t *testing.T) {
+	for path, wantExporters := range map[string][]string{
+		"examples/otel-collector.yaml":            {"jaeger:4317"},
+		"examples/otel-collector-production.yaml": {"tempo-distributor.observability.svc:4317", "jaeger-collector.observability.svc:4317"},
+	} {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			var c collectorConfig
+			readYAML(t, path, &c)
+			traces, ok := c.Service.Pipelines["traces"]
+			if !ok {
+				t.Fatal("no traces pipeline")
+			}
+			for kind, names := range map[string][]string{"receiver": traces.Receivers, "processor": traces.Processors, "exporter": traces.Exporters, "extension": c.Service.Extensions} {
+				for _, n := range names {
+					defined := map[string]bool{}
+					switch kind {
+					case "receiver":
+						_, defined[n] = c.Receivers[n]
+					case "processor":
+						_, defined[n] = c.Processors[n]
+					case "exporter":
+						_, defined[n] = c.Exporters[n]
+					case "extension":
+						_, defined[n] = c.Extensions[n]
+					}
+					if !defined[n] {
+						t.Errorf("the pipeline uses %s %q, which is not defined", kind, n)
+					}
+				}
+			}
+			if p := traces.Processors; len(p) != 3 || p[0] != "memory_limiter" || p[1] != "tail_sampling" || p[2] != "batch" {
+				t.Errorf("processors %q, want memory_limiter, tail_sampling, batch", p)
+			}
+			var endpoints []string
+			for _, n := range traces.Exporters {
+				endpoints = append(endpoints, c.Exporters[n].Endpoint)
+			}
+			slices.Sort(endpoints)
+			slices.Sort(wantExporters)
+			if !slices.Equal(endpoints, wantExporters) {
+				t.Errorf("exports to %q, want %q", endpoints, wantExporters)
+			}
+			ts, _ := c.Processors["tail_sampling"].(map[string]any)
+			policies, _ := ts["policies"].([]any)
+			var types []string
+			for _, p := range policies {
+				types = append(types, p.(map[string]any)["type"].(string))
+			}
+			if !slices.Contains(types, "status_code") || !slices.Contains(types, "latency") {
+				t.Errorf("tail sampling policies %q: want errored and slow sessions kept", types)
+			}
+			if _, ok := c.Receivers["otlp"]; !ok || !slices.Contains(traces.Receivers, "otlp") {
+				t.Errorf("receivers %q: want OTLP in", traces.Receivers)
+			}
+		})
+	}
+}
+
+// The CI examples are valid YAML and run the agent through cursor-otel with
+// the collector from secrets.
+func TestCIExamples(t *testing.T) {
+	var gh struct {
+		Jobs map[string]struct {
+			Steps []struct {
+				Run string            `yaml:"run"`
+				Env map[string]string `yaml:"env"`
+			} `yaml:"steps"`
+		} `yaml:"jobs"`
+	}
+	readYAML(t, "examples/github-actions.yml", &gh)
+	found := false
+	for _, job := range gh.Jobs {
+		for _, s := range job.Steps {
+			if strings.Contains(s.Run, "cursor-otel") && strings.Contains(s.Run, `--summary "$GITHUB_STEP_SUMMARY"`) {
+				found = s.Env["OTEL_EXPORTER_OTLP_ENDPOINT"] == "${{ secrets.OTEL_EXPORTER_OTLP_ENDPOINT }}" &&
+					s.Env["CURSOR_API_KEY"] == "${{ secrets.CURSOR_API_KEY }}"
+			}
+		}
+	}
+	if !found {
+		t.Error("github-actions.yml: no step runs cursor-otel with the collector and key from secrets and a step summary")
+	}
+
+	var gl map[string]struct {
+		Script    []string          `yaml:"script"`
+		Variables map[string]string `yaml:"variables"`
+		Artifacts struct{ Paths []string }
+	}
+	readYAML(t, "examples/gitlab-ci.yml", &gl)
+	job, ok := gl["agent"]
+	if !ok || len(job.Script) == 0 || !strings.HasPrefix(job.Script[0], "cursor-otel -- ") || !slices.Contains(job.Artifacts.Paths, job.Variables["CURSOR_OTEL_SUMMARY"]) {
+		t.Errorf("gitlab-ci.yml agent job %+v: want cursor-otel run and its summary kept", job)
+	}
+}
+
+// The snippet that installs cursor-otel as cursor-agent works, and the
+// result runs the real agent behind it.
+func TestUseAsCursorAgentSnippet(t *testing.T) {
+	home, realAgent := t.TempDir(), t.TempDir()
+	if err := os.Symlink(fakeAgent, filepath.Join(realAgent, "cursor-agent")); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("sh", "examples/use-as-cursor-agent.sh", binary)
+	cmd.Env = []string{"HOME=" + home, "PATH=/usr/bin:/bin"}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	link := filepath.Join(home, ".local", "bin", "cursor-agent")
+	if target, err := os.Readlink(link); err != nil || target != binary {
+		t.Fatalf("%s -> %q (%v), want %s", link, target, err, binary)
+	}
+	r := runCommand(t, link, []string{"PATH=" + filepath.Dir(link) + ":" + realAgent, "OTEL_TRACES_EXPORTER=none"}, nil, "status")
+	if r.stdout != "fakeagent status\n" || r.exit != 0 {
+		t.Errorf("through the link: stdout %q, exit %d", r.stdout, r.exit)
+	}
+}
+
+// What Jaeger needs to show the GenAI tab and classify spans as agent, LLM
+// call or tool call, on every span of every example.
+func TestJaegerSeesGenAI(t *testing.T) {
+	recv := otlptest.StartGRPC(t)
+	paths, _ := filepath.Glob("examples/*.ndjson")
+	if r := runBinary(t, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint}, nil, append([]string{"replay", "--quiet"}, paths...)...); r.exit != 0 {
+		t.Fatalf("exit %d: %s", r.exit, r.stderr)
+	}
+	want := map[string]struct {
+		kind  string
+		attrs []string
+	}{
+		"invoke_agent": {"internal", []string{"gen_ai.provider.name", "gen_ai.agent.name", "gen_ai.request.model", "gen_ai.conversation.id", "gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens"}},
+		"chat":         {"client", []string{"gen_ai.provider.name", "gen_ai.request.model"}},
+		"execute_tool": {"internal", []string{"gen_ai.tool.name", "gen_ai.tool.call.id", "gen_ai.tool.type"}},
+	}
+	spans := golden.FromOTLP(recv.Spans())
+	perTrace := map[string]int{}
+	events := map[string]int{}
+	for _, s := range spans {
+		perTrace[s.TraceID]++
+		op := value(s, "gen_ai.operation.name")
+		w, ok := want[op]
+		if !ok {
+			t.Errorf("%s: gen_ai.operation.name %q", s.Name, op)
+			continue
+		}
+		if !strings.HasPrefix(s.Name, op+" ") || s.Kind != w.kind {
+			t.Errorf("%s (%s): want name %q… and kind %s", s.Name, s.Kind, op, w.kind)
+		}
+		for _, a := range w.attrs {
+			// Token usage comes with the result; the failed run has none.
+			if value(s, a) == "" && !(strings.HasPrefix(a, "gen_ai.usage.") && s.Status == "Error") {
+				t.Errorf("%s: no %s", s.Name, a)
+			}
+		}
+		if value(s, "cursor.tool.outcome") == "error" && s.Status != "Error" {
+			t.Errorf("%s: a failed tool without status ERROR (Jaeger's error=true)", s.Name)
+		}
+		for _, e := range s.Events {
+			events[e.Name]++
+		}
+	}
+	if events["cursor.thinking"] == 0 || events["cursor.connection"] == 0 || events["cursor.retry"] == 0 || events["cursor.error"] == 0 {
+		t.Errorf("span events %v: want thinking, connection, retry and error events (Jaeger's logs)", events)
+	}
+	var counts []int
+	for _, n := range perTrace {
+		counts = append(counts, n)
+	}
+	slices.Sort(counts)
+	if !slices.Equal(counts, []int{6, 6, 11}) {
+		t.Errorf("spans per trace %v, want 6, 6 and 11", counts)
+	}
+}
