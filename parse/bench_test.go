@@ -3,6 +3,8 @@ package parse
 import (
 	"bytes"
 	"io"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/cursor-otel/cursor-otel/internal/synth"
@@ -35,4 +37,38 @@ func BenchmarkDecoderHugeLine(b *testing.B) {
 			b.Fatalf("got %v, %v", ev, err)
 		}
 	}
+}
+
+// BenchmarkDecoderMix reads 20 MB of many sessions: the examples and
+// generated thinking-heavy, tool-heavy and balanced ones (what go run
+// ./bench replays).
+func BenchmarkDecoderMix(b *testing.B) {
+	stream := mixStream(b)
+	b.SetBytes(int64(len(stream)))
+	b.ReportAllocs()
+	for b.Loop() {
+		dec := NewDecoder(bytes.NewReader(stream))
+		for {
+			if _, err := dec.Next(); err == io.EOF {
+				break
+			}
+		}
+	}
+}
+
+func mixStream(b *testing.B) []byte {
+	paths, _ := filepath.Glob("../examples/*.ndjson")
+	var recs [][]byte
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		recs = append(recs, data)
+	}
+	var stream bytes.Buffer
+	if _, err := synth.Mix(&stream, 20<<20, recs, synth.Counts{}); err != nil {
+		b.Fatal(err)
+	}
+	return stream.Bytes()
 }

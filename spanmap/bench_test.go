@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -30,6 +32,47 @@ func BenchmarkReplay(b *testing.B) {
 			if err == io.EOF {
 				break
 			}
+			rec.Record(ev, time.Time{})
+		}
+		rec.Finish(End{})
+		_ = tp.Shutdown(context.Background())
+	}
+}
+
+// BenchmarkRecord is the span model alone: the events of 20 MB of many
+// sessions (examples, thinking-heavy, tool-heavy and balanced ones),
+// decoded beforehand, mapped to spans and batched into a no-op exporter.
+// Throughput is of the stream the events came from.
+func BenchmarkRecord(b *testing.B) {
+	paths, _ := filepath.Glob("../examples/*.ndjson")
+	var recs [][]byte
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		recs = append(recs, data)
+	}
+	var stream bytes.Buffer
+	counts, err := synth.Mix(&stream, 20<<20, recs, synth.Counts{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var events []parse.Event
+	dec := parse.NewDecoder(&stream)
+	for {
+		ev, err := dec.Next()
+		if err == io.EOF {
+			break
+		}
+		events = append(events, ev)
+	}
+	b.SetBytes(counts.Bytes)
+	b.ReportAllocs()
+	for b.Loop() {
+		tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(tracetest.NewNoopExporter(), sdktrace.WithBlocking()))
+		rec := NewRecorder(context.Background(), tp.Tracer("bench"), Options{})
+		for _, ev := range events {
 			rec.Record(ev, time.Time{})
 		}
 		rec.Finish(End{})

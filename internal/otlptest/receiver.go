@@ -9,6 +9,7 @@ import (
 	"compress/gzip"
 	"context"
 	"crypto/tls"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -41,6 +42,11 @@ type Receiver struct {
 	delay      time.Duration
 	required   [2]string // a header every export must carry, or it is Unauthenticated
 	compressed int       // requests whose payload arrived compressed
+	countOnly  bool      // count spans by name instead of keeping requests
+	names      map[string]int
+
+	serve func() (stop func(), err error) // (re)starts the server on its address
+	stop  func()
 }
 
 // Spans returns the resource spans received so far, in order.
@@ -56,6 +62,16 @@ func (r *Receiver) Spans() []*tracepb.ResourceSpans {
 
 // SpanCount is the number of spans received.
 func (r *Receiver) SpanCount() int {
+	r.mu.Lock()
+	if r.countOnly {
+		defer r.mu.Unlock()
+		n := 0
+		for _, c := range r.names {
+			n += c
+		}
+		return n
+	}
+	r.mu.Unlock()
 	n := 0
 	for _, rs := range r.Spans() {
 		for _, ss := range rs.GetScopeSpans() {
@@ -63,6 +79,25 @@ func (r *Receiver) SpanCount() int {
 		}
 	}
 	return n
+}
+
+// CountOnly makes the receiver count the spans of each name and keep
+// nothing else, for streams too large to hold: Spans returns nothing.
+func (r *Receiver) CountOnly() {
+	r.mu.Lock()
+	r.countOnly = true
+	r.mu.Unlock()
+}
+
+// Names returns how many spans of each name arrived (CountOnly).
+func (r *Receiver) Names() map[string]int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make(map[string]int, len(r.names))
+	for k, v := range r.names {
+		out[k] = v
+	}
+	return out
 }
 
 // Headers returns the headers (gRPC metadata) of each request, lower-case.
@@ -117,7 +152,45 @@ func (r *Receiver) store(req *collectorpb.ExportTraceServiceRequest, headers map
 	if k := r.required[0]; k != "" && headers[k] != r.required[1] {
 		return status.Errorf(codes.Unauthenticated, "missing or wrong %s", k)
 	}
+	if r.countOnly {
+		if r.names == nil {
+			r.names = map[string]int{}
+		}
+		for _, rs := range req.GetResourceSpans() {
+			for _, ss := range rs.GetScopeSpans() {
+				for _, sp := range ss.GetSpans() {
+					r.names[sp.GetName()]++
+				}
+			}
+		}
+		return nil
+	}
 	r.requests = append(r.requests, req)
+	return nil
+}
+
+// Stop stops the receiver, closing its connections, as a collector that
+// goes down does.
+func (r *Receiver) Stop() {
+	r.mu.Lock()
+	stop := r.stop
+	r.stop = nil
+	r.mu.Unlock()
+	if stop != nil {
+		stop()
+	}
+}
+
+// Restart starts a stopped receiver again on the same address, keeping
+// what it received.
+func (r *Receiver) Restart() error {
+	stop, err := r.serve()
+	if err != nil {
+		return err
+	}
+	r.mu.Lock()
+	r.stop = stop
+	r.mu.Unlock()
 	return nil
 }
 
@@ -129,21 +202,45 @@ func StartGRPCTLS(t testing.TB, cfg *tls.Config) *Receiver { return startGRPC(t,
 
 func startGRPC(t testing.TB, cfg *tls.Config) *Receiver {
 	t.Helper()
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	r, err := ListenGRPC("127.0.0.1:0", cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(r.Stop)
+	return r
+}
+
+// ListenGRPC starts a gRPC receiver on addr, behind TLS when cfg is not
+// nil, for use outside a test (the benchmarks); Stop stops it.
+func ListenGRPC(addr string, cfg *tls.Config) (*Receiver, error) {
+	lis, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("listen: %w", err)
+	}
 	r := &Receiver{Endpoint: "http://" + lis.Addr().String()}
-	opts := []grpc.ServerOption{grpc.StatsHandler(compressionSeen{r})}
 	if cfg != nil {
 		r.Endpoint = "https://" + lis.Addr().String()
-		opts = append(opts, grpc.Creds(credentials.NewTLS(cfg)))
 	}
-	srv := grpc.NewServer(opts...)
-	collectorpb.RegisterTraceServiceServer(srv, &grpcService{r: r})
-	go func() { _ = srv.Serve(lis) }()
-	t.Cleanup(srv.Stop)
-	return r
+	serve := func(lis net.Listener) func() {
+		opts := []grpc.ServerOption{grpc.StatsHandler(compressionSeen{r})}
+		if cfg != nil {
+			opts = append(opts, grpc.Creds(credentials.NewTLS(cfg)))
+		}
+		srv := grpc.NewServer(opts...)
+		collectorpb.RegisterTraceServiceServer(srv, &grpcService{r: r})
+		go func() { _ = srv.Serve(lis) }()
+		return srv.Stop
+	}
+	r.stop = serve(lis)
+	bound := lis.Addr().String()
+	r.serve = func() (func(), error) {
+		lis, err := net.Listen("tcp", bound)
+		if err != nil {
+			return nil, fmt.Errorf("listen again: %w", err)
+		}
+		return serve(lis), nil
+	}
+	return r, nil
 }
 
 type grpcService struct {
@@ -179,15 +276,29 @@ func startHTTP(t testing.TB, cfg *tls.Config) *Receiver {
 		t.Fatal(err)
 	}
 	r := &Receiver{Endpoint: "http://" + lis.Addr().String()}
-	mux := http.NewServeMux()
-	mux.HandleFunc("POST /v1/traces", r.serveHTTP)
-	srv := &http.Server{Handler: mux}
 	if cfg != nil {
 		r.Endpoint = "https://" + lis.Addr().String()
-		lis = tls.NewListener(lis, cfg)
 	}
-	go func() { _ = srv.Serve(lis) }()
-	t.Cleanup(func() { _ = srv.Close() })
+	serve := func(lis net.Listener) func() {
+		mux := http.NewServeMux()
+		mux.HandleFunc("POST /v1/traces", r.serveHTTP)
+		srv := &http.Server{Handler: mux}
+		if cfg != nil {
+			lis = tls.NewListener(lis, cfg)
+		}
+		go func() { _ = srv.Serve(lis) }()
+		return func() { _ = srv.Close() }
+	}
+	r.stop = serve(lis)
+	bound := lis.Addr().String()
+	r.serve = func() (func(), error) {
+		lis, err := net.Listen("tcp", bound)
+		if err != nil {
+			return nil, fmt.Errorf("listen again: %w", err)
+		}
+		return serve(lis), nil
+	}
+	t.Cleanup(r.Stop)
 	return r
 }
 

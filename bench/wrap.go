@@ -1,0 +1,151 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/cursor-otel/cursor-otel/internal/otlptest"
+)
+
+// wrapper measures cursor-otel in front of the stand-in agent.
+type wrapper struct {
+	binary, agent string
+	recv          *otlptest.Receiver
+	runs          int
+}
+
+var streamArgs = []string{"-p", "--output-format", "stream-json", "fix the failing test"}
+
+// small is a small traced run: examples/fix-failing-test.ndjson (39
+// lines, 11 spans) with no pauses.
+var small = []string{"FAKEAGENT_STREAM=examples/fix-failing-test.ndjson", "FAKEAGENT_SPEED=1000000000"}
+
+// cost is the median wall time of the agent alone and through cursor-otel
+// exporting to the local receiver; runs alternate so that the machine's
+// drift falls on both.
+func (w wrapper) cost() (alone, wrapped time.Duration, err error) {
+	var a, b []time.Duration
+	for range w.runs {
+		r, err := measure(nil, small, w.agent, streamArgs...)
+		if err != nil {
+			return 0, 0, err
+		}
+		a = append(a, r.wall)
+		r, err = measure(nil, append([]string{"CURSOR_OTEL_AGENT=" + w.agent, "OTEL_EXPORTER_OTLP_ENDPOINT=" + w.recv.Endpoint}, small...), w.binary, streamArgs...)
+		if err != nil {
+			return 0, 0, err
+		}
+		if r.exit != 0 || r.stderr != "" {
+			return 0, 0, fmt.Errorf("wrapped run: exit %d: %s", r.exit, r.stderr)
+		}
+		b = append(b, r.wall)
+	}
+	return medianDuration(a), medianDuration(b), nil
+}
+
+// delays are how long each of lines lines, written 5 ms apart, took from
+// the agent's write to cursor-otel's stdout, sorted.
+func (w wrapper) delays(dir string, lines int) ([]time.Duration, error) {
+	var b bytes.Buffer
+	for i := range lines {
+		fmt.Fprintf(&b, `{"type":"thinking","subtype":"delta","text":"t%d","session_id":"s"}`+"\n", i)
+	}
+	path, times := filepath.Join(dir, "delay.ndjson"), filepath.Join(dir, "times")
+	os.Remove(times)
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(w.binary, streamArgs...)
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "OTEL_EXPORTER_OTLP_ENDPOINT=" + w.recv.Endpoint, "CURSOR_OTEL_AGENT=" + w.agent,
+		"FAKEAGENT_STREAM=" + path, "FAKEAGENT_LINE_DELAY=5ms", "FAKEAGENT_TIMES=" + times}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	var arrived []time.Time
+	r := bufio.NewReader(stdout)
+	for {
+		if _, err := r.ReadBytes('\n'); err != nil {
+			break
+		}
+		arrived = append(arrived, time.Now())
+	}
+	if err := cmd.Wait(); err != nil {
+		return nil, fmt.Errorf("wrapped run: %w", err)
+	}
+	written, err := os.ReadFile(times)
+	if err != nil {
+		return nil, err
+	}
+	var out []time.Duration
+	for i, line := range strings.Split(strings.TrimSpace(string(written)), "\n") {
+		var n int
+		var at int64
+		if _, err := fmt.Sscan(line, &n, &at); err != nil || i >= len(arrived) {
+			return nil, fmt.Errorf("line %d of the times: %q", i+1, line)
+		}
+		out = append(out, arrived[i].Sub(time.Unix(0, at)))
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// exitDelays is how much later a small run ends through cursor-otel than
+// alone when the named collector is down, refusing or hanging: the worst
+// of several runs.
+func (w wrapper) exitDelays() (map[string]time.Duration, error) {
+	closed, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	down := "http://" + closed.Addr().String()
+	closed.Close()
+	hanging, err := net.Listen("tcp", "127.0.0.1:0") // accepts, never answers
+	if err != nil {
+		return nil, err
+	}
+	defer hanging.Close()
+	refusing, err := otlptest.ListenGRPC("127.0.0.1:0", nil)
+	if err != nil {
+		return nil, err
+	}
+	defer refusing.Stop()
+	refusing.Refuse(status.Error(codes.Unavailable, "overloaded"))
+
+	out := map[string]time.Duration{}
+	for _, c := range []struct{ name, endpoint string }{
+		{"down", down}, {"refusing", refusing.Endpoint}, {"hanging", "http://" + hanging.Addr().String()},
+	} {
+		var extra []time.Duration
+		for range max(3, w.runs/10) {
+			alone, err := measure(nil, small, w.agent, streamArgs...)
+			if err != nil {
+				return nil, err
+			}
+			r, err := measure(nil, append([]string{"CURSOR_OTEL_AGENT=" + w.agent, "OTEL_EXPORTER_OTLP_ENDPOINT=" + c.endpoint}, small...), w.binary, streamArgs...)
+			if err != nil {
+				return nil, err
+			}
+			if r.exit != 0 {
+				return nil, fmt.Errorf("collector %s: exit %d: %s", c.name, r.exit, r.stderr)
+			}
+			extra = append(extra, r.wall-alone.wall)
+		}
+		out[c.name] = slices.Max(extra)
+	}
+	return out, nil
+}
