@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/tidwall/gjson"
+	"github.com/valyala/fastjson"
 )
 
 // ErrNotObject says a line is not a JSON object.
@@ -16,20 +16,37 @@ var ErrNotObject = errors.New("not a JSON object")
 // Decode turns one line (without its line ending) into an event. It never
 // fails: a line it cannot read becomes *Invalid, a type it does not know
 // becomes *Unknown. num is the line's 1-based number.
-//
-// The line is validated once and then read in one pass per object: a tool
-// result of megabytes is sliced, never decoded or copied level by level.
 func Decode(line []byte, num int) Event {
+	var l lineDecoder
+	return l.decode(line, num)
+}
+
+// lineDecoder decodes lines one after another, reusing its parser's memory.
+//
+// Each line is parsed once, validating it, into values that point into the
+// parser's copy of the line; strings are unescaped only when read, so a
+// tool result of megabytes is scanned, not decoded, unless its text is
+// wanted.
+type lineDecoder struct {
+	parser    fastjson.Parser
+	ids       interned
+	noContent bool // see WithoutContent
+}
+
+func (l *lineDecoder) decode(line []byte, num int) Event {
 	trimmed := bytes.TrimLeft(line, " \t\r\ufeff")
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return &Invalid{Header: Header{Line: num}, Size: len(line), Err: ErrNotObject}
 	}
-	if !gjson.ValidBytes(trimmed) {
+	v, err := l.parser.ParseBytes(trimmed)
+	if err != nil {
 		return &Invalid{Header: Header{Line: num}, Size: len(line), Err: syntaxError(trimmed)}
 	}
-	w := readWire(gjson.ParseBytes(trimmed))
-	if w.payload.IsObject() {
-		w.adopt(readWire(w.payload))
+	obj, _ := v.Object()
+	w := readWire(obj, &l.ids)
+	w.noContent = l.noContent
+	if p := object(w.payload); p != nil {
+		w.adopt(readWire(p, &l.ids))
 	}
 	h := Header{
 		Line:        num,
@@ -46,14 +63,26 @@ func Decode(line []byte, num int) Event {
 				APIKeySource: w.apiKeySource, RequestID: w.requestID}
 		}
 	case "user":
-		return &Prompt{Header: h, Text: first(messageText(w.message), str(w.prompt), str(w.text))}
+		p := &Prompt{Header: h}
+		if !w.noContent {
+			p.Text = first(messageText(w.message), str(w.prompt), str(w.text))
+		}
+		return p
 	case "thinking":
-		return &Thinking{Header: h, Text: first(str(w.text), contentText(w.content)), Done: w.subtype == "completed"}
+		th := &Thinking{Header: h, Done: w.subtype == "completed"}
+		if !w.noContent {
+			th.Text = first(str(w.text), contentText(w.content))
+		}
+		return th
 	case "assistant":
 		// A partial-output delta has a timestamp and no model_call_id; the
 		// consolidated messages lack one or the other.
-		delta := (w.timestamp.Exists() && w.modelCallID == "") || (w.text.Exists() && !w.message.Exists())
-		return &Assistant{Header: h, Text: first(messageText(w.message), str(w.text)), Delta: delta}
+		delta := (w.timestamp != nil && w.modelCallID == "") || (w.text != nil && w.message == nil)
+		a := &Assistant{Header: h, Delta: delta}
+		if !w.noContent {
+			a.Text = first(messageText(w.message), str(w.text))
+		}
+		return a
 	case "tool_call":
 		switch w.subtype {
 		case "started":
@@ -61,13 +90,13 @@ func Decode(line []byte, num int) Event {
 			return &ToolStarted{Header: h, Call: call}
 		case "completed":
 			call, result := streamToolCall(&w)
-			return &ToolCompleted{Header: h, Call: call, Result: decodeResult(result, &call.Facts)}
+			return &ToolCompleted{Header: h, Call: call, Result: decodeResult(&w, result, &call.Facts)}
 		}
 	case "tool-call-started":
 		return &ToolStarted{Header: h, Call: hyphenToolCall(&w)}
 	case "tool-call-completed":
 		call := hyphenToolCall(&w)
-		return &ToolCompleted{Header: h, Call: call, Result: decodeResult(w.result, &call.Facts)}
+		return &ToolCompleted{Header: h, Call: call, Result: decodeResult(&w, w.result, &call.Facts)}
 	case "result":
 		return decodeResultEvent(h, &w)
 	case "connection":
@@ -98,8 +127,8 @@ func decodeResultEvent(h Header, w *wire) *Result {
 }
 
 // messageText joins the text parts of a message object.
-func messageText(v gjson.Result) string {
-	if !v.IsObject() {
+func messageText(v *fastjson.Value) string {
+	if object(v) == nil {
 		return ""
 	}
 	return contentText(v.Get("content"))
@@ -107,36 +136,49 @@ func messageText(v gjson.Result) string {
 
 // contentText reads content given as a string or as a list of {type,
 // text} parts.
-func contentText(v gjson.Result) string {
-	if v.Type == gjson.String {
-		return str(v)
-	}
-	if !v.IsArray() {
+func contentText(v *fastjson.Value) string {
+	if v == nil {
 		return ""
 	}
-	var b strings.Builder
-	v.ForEach(func(_, part gjson.Result) bool {
-		if t := part.Get("type"); !t.Exists() || t.Str == "text" {
-			b.WriteString(str(part.Get("text")))
+	switch v.Type() {
+	case fastjson.TypeString:
+		return str(v)
+	case fastjson.TypeArray:
+		parts, _ := v.Array()
+		if len(parts) == 1 {
+			return partText(parts[0])
 		}
-		return true
-	})
-	return b.String()
+		var b strings.Builder
+		for _, part := range parts {
+			b.WriteString(partText(part))
+		}
+		return b.String()
+	}
+	return ""
+}
+
+// partText is the text of a {type: text, text} part.
+func partText(part *fastjson.Value) string {
+	if t := part.Get("type"); t != nil && !(isString(t) && string(t.GetStringBytes()) == "text") {
+		return ""
+	}
+	return str(part.Get("text"))
 }
 
 // errorText reads an error given as a string or as {message|error: string}.
-func errorText(v gjson.Result) string {
-	if v.Type == gjson.String {
+func errorText(v *fastjson.Value) string {
+	if isString(v) {
 		return str(v)
 	}
-	if !v.IsObject() {
+	if object(v) == nil {
 		return ""
 	}
 	return first(str(v.Get("message")), str(v.Get("error")), str(v.Get("errorMessage")), str(v.Get("modelVisibleError")))
 }
 
 // syntaxError says where a line stops being JSON. Lines that are not JSON
-// are rare, so encoding/json's slower, more precise scanner is used here.
+// are rare, so encoding/json's slower, more precise scanner is used here;
+// the parser's own message would quote the line, secrets and all.
 func syntaxError(b []byte) error {
 	var syn *json.SyntaxError
 	if err := json.Unmarshal(b, new(json.RawMessage)); errors.As(err, &syn) {

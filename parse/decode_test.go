@@ -2,6 +2,7 @@ package parse
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -407,6 +408,43 @@ func TestDecodeKeepsRawArgsAndResult(t *testing.T) {
 	}
 	if !json.Valid([]byte(fn.Call.Args)) {
 		t.Errorf("function Args is not JSON: %s", fn.Call.Args)
+	}
+}
+
+// Without content, a decoder still reads every fact from the arguments
+// and the result, and the result event's text.
+func TestDecoderWithoutContent(t *testing.T) {
+	stream := `{"type":"thinking","subtype":"delta","text":"plan"}
+{"type":"assistant","message":{"content":[{"type":"text","text":"hi"}]}}
+{"type":"tool_call","subtype":"completed","call_id":"c","tool_call":{"shellToolCall":{"args":{"command":"echo hi"},"result":{"success":{"exitCode":3,"stdout":"hi\n"}}}}}
+{"type":"result","subtype":"error","is_error":true,"result":"tests fail"}`
+	dec := NewDecoder(strings.NewReader(stream), WithoutContent())
+	var events []Event
+	for {
+		ev, err := dec.Next()
+		if err != nil {
+			break
+		}
+		events = append(events, ev)
+	}
+	if len(events) != 4 {
+		t.Fatalf("%d events, want 4", len(events))
+	}
+	if th, a := events[0].(*Thinking), events[1].(*Assistant); th.Text != "" || a.Text != "" {
+		t.Errorf("thinking %q, assistant %q; want no text", th.Text, a.Text)
+	}
+	done := events[2].(*ToolCompleted)
+	if done.Call.Args != "" || done.Result.Raw != "" {
+		t.Errorf("Args %q, Raw %q; want both empty", done.Call.Args, done.Result.Raw)
+	}
+	if f := done.Call.Facts; f.Command != "echo hi" || f.ExitCode == nil || *f.ExitCode != 3 || f.OutputBytes == nil || *f.OutputBytes != 3 {
+		t.Errorf("facts %+v; want command echo hi, exit code 3, 3 output bytes", f)
+	}
+	if done.Result.Outcome != Failed {
+		t.Errorf("outcome %q, want %q", done.Result.Outcome, Failed)
+	}
+	if r := events[3].(*Result); r.Text != "tests fail" || !r.IsError {
+		t.Errorf("result %+v, want the error's text", r)
 	}
 }
 

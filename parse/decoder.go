@@ -11,11 +11,28 @@ import (
 type Decoder struct {
 	lines *LineReader
 	raw   []byte
+	line  lineDecoder
 }
 
 // NewDecoder reads events from r.
-func NewDecoder(r io.Reader) *Decoder {
-	return &Decoder{lines: NewLineReader(r, DefaultMaxLine)}
+func NewDecoder(r io.Reader, opts ...Option) *Decoder {
+	d := &Decoder{lines: NewLineReader(r, DefaultMaxLine)}
+	for _, o := range opts {
+		o(d)
+	}
+	return d
+}
+
+// Option changes what a Decoder keeps.
+type Option func(*Decoder)
+
+// WithoutContent leaves out what only content capture records: the text
+// of prompts, thinking and assistant messages, and tool arguments and
+// results as JSON (ToolCall.Args, ToolResult.Raw). Facts, error messages
+// and the result event's text are kept. Copying a tool's output costs more
+// than reading what the trace needs from it.
+func WithoutContent() Option {
+	return func(d *Decoder) { d.line.noContent = true }
 }
 
 // Next returns the next event, or io.EOF at the end of the stream. Any
@@ -35,7 +52,7 @@ func (d *Decoder) Next() (Event, error) {
 			continue
 		}
 		d.raw = line.Bytes
-		return Decode(line.Bytes, line.Num), nil
+		return d.line.decode(line.Bytes, line.Num), nil
 	}
 }
 

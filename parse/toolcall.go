@@ -1,69 +1,75 @@
 package parse
 
 import (
-	"encoding/json"
 	"strings"
 	"time"
 
-	"github.com/tidwall/gjson"
+	"github.com/valyala/fastjson"
 )
 
 // streamToolCall reads a tool_call event of the documented stream-json
 // dialect or of the payload-wrapped one. It returns the call and its raw
-// result (absent when the event has none).
-func streamToolCall(w *wire) (ToolCall, gjson.Result) {
-	outer := w.toolCall
-	if !outer.IsObject() {
-		outer = w.payloadToolCall
+// result (nil when the event has none).
+func streamToolCall(w *wire) (ToolCall, *fastjson.Value) {
+	outer := object(w.toolCall)
+	if outer == nil {
+		outer = object(w.payloadToolCall)
 	}
 	var call ToolCall
-	var body, fn, result, args, metaID gjson.Result
+	var body, fn, result, args, metaID *fastjson.Value
 	// The tool is the key ending in ToolCall. Beside it the agent puts
 	// metadata (toolCallId, startedAtMs, completedAtMs,
 	// hookAdditionalContexts, and in the payload dialect id and result), so
 	// the first key is not necessarily the tool.
-	outer.ForEach(func(k, v gjson.Result) bool {
-		switch key := k.Str; {
-		case call.Source == "" && len(key) > len("ToolCall") && strings.HasSuffix(key, "ToolCall") && v.IsObject():
-			call.Source, call.Name, body = key, Canonical(key), v
-		case key == "function":
-			fn = v
-		case key == "toolCallId" || key == "id":
-			metaID = v
-		case key == "startedAtMs":
-			call.StartedAt = millis(v)
-		case key == "completedAtMs":
-			call.CompletedAt = millis(v)
-		case key == "result":
-			result = v
-		}
-		return true
-	})
+	if outer != nil {
+		outer.Visit(func(k []byte, v *fastjson.Value) {
+			switch key := string(k); {
+			case call.Source == "" && len(key) > len("ToolCall") && strings.HasSuffix(key, "ToolCall") && object(v) != nil:
+				call.Source = text(k)
+				call.Name, body = Canonical(call.Source), v
+			case key == "function":
+				fn = v
+			case key == "toolCallId" || key == "id":
+				metaID = v
+			case key == "startedAtMs":
+				call.StartedAt = millis(v)
+			case key == "completedAtMs":
+				call.CompletedAt = millis(v)
+			case key == "result":
+				result = v
+			}
+		})
+	}
 	switch {
-	case body.Exists():
+	case body != nil:
 		args = body.Get("args")
-		if r := body.Get("result"); r.Exists() {
+		if r := body.Get("result"); r != nil {
 			result = r
 		}
-		if !args.Exists() {
+		if args == nil {
 			args = body // the payload dialect puts the arguments in the body
 		}
+		call.Args = w.raw(args)
 		if call.Name == "mcp" {
 			call.MCPTool = first(str(args.Get("toolName")), str(args.Get("name")))
 		}
-	case fn.IsObject():
+	case object(fn) != nil:
 		call.Source = str(fn.Get("name"))
 		call.Name = call.Source // the function form keeps its own name
 		args = fn.Get("arguments")
-		if args.Type == gjson.String && json.Valid([]byte(args.Str)) {
-			args = gjson.Parse(args.Str) // a JSON document inside a JSON string
+		call.Args = w.raw(args)
+		if isString(args) {
+			// A JSON document inside a JSON string.
+			text := str(args)
+			if inner, err := fastjson.Parse(text); err == nil {
+				args, call.Args = inner, text
+			}
 		}
 	}
-	call.Args = args.Raw
 	switch {
-	case w.callID.Exists():
+	case w.callID != nil:
 		call.ID = str(w.callID)
-	case metaID.Exists():
+	case metaID != nil:
 		call.ID = str(metaID)
 	default:
 		call.ID = str(args.Get("toolCallId"))
@@ -74,8 +80,8 @@ func streamToolCall(w *wire) (ToolCall, gjson.Result) {
 
 // hyphenToolCall reads a tool-call-started or tool-call-completed event.
 func hyphenToolCall(w *wire) ToolCall {
-	call := ToolCall{Source: w.toolName, Name: Canonical(w.toolName), Args: w.parameters.Raw}
-	if w.toolCallID.Exists() {
+	call := ToolCall{Source: w.toolName, Name: Canonical(w.toolName), Args: w.raw(w.parameters)}
+	if w.toolCallID != nil {
 		call.ID = str(w.toolCallID)
 	} else {
 		call.ID = str(w.callID)
@@ -140,11 +146,15 @@ func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // argFacts reads what a person looks for from a tool's arguments; where
 // several keys could say a thing, the first in the object wins.
-func argFacts(args gjson.Result) Facts {
+func argFacts(args *fastjson.Value) Facts {
 	var f Facts
-	args.ForEach(func(k, v gjson.Result) bool {
+	obj := object(args)
+	if obj == nil {
+		return f
+	}
+	obj.Visit(func(k []byte, v *fastjson.Value) {
 		var dst *string
-		switch k.Str {
+		switch string(k) {
 		case "command", "cmd":
 			dst = &f.Command
 		case "workingDirectory", "working_directory", "cwd":
@@ -161,7 +171,6 @@ func argFacts(args gjson.Result) Facts {
 		if dst != nil && *dst == "" {
 			*dst = str(v)
 		}
-		return true
 	})
 	return f
 }
@@ -182,33 +191,35 @@ var outcomes = map[string]Outcome{
 // facts: {"success": {...}} and its siblings (stream-json), {"exitCode",
 // "stdout", "stderr"} or {"success": true} (payload dialect), {"success":
 // bool, "output", "exit_code"} (hyphenated dialect).
-func decodeResult(raw gjson.Result, facts *Facts) ToolResult {
-	res := ToolResult{Outcome: Success, Raw: raw.Raw}
-	if raw.Type == gjson.String {
-		res.Message = str(raw)
+func decodeResult(w *wire, result *fastjson.Value, facts *Facts) ToolResult {
+	res := ToolResult{Outcome: Success, Raw: w.raw(result)}
+	if isString(result) {
+		res.Message = str(result)
 		return res
 	}
-	if !raw.IsObject() {
+	obj := object(result)
+	if obj == nil {
 		return res
 	}
-	body := raw
-	raw.ForEach(func(k, v gjson.Result) bool {
-		if outcome, ok := outcomes[k.Str]; ok && v.IsObject() {
-			res.Kind, res.Outcome, body = k.Str, outcome, v
-			return false
+	body := result
+	obj.Visit(func(k []byte, v *fastjson.Value) {
+		if res.Kind != "" {
+			return
 		}
-		return true
+		if outcome, ok := outcomes[string(k)]; ok && object(v) != nil {
+			res.Kind, res.Outcome, body = string(k), outcome, v
+		}
 	})
 	if res.Kind == "" {
 		// The flat dialects: success is a boolean, error a string.
-		if ok := raw.Get("success"); ok.Type == gjson.False {
+		if ok := result.Get("success"); ok != nil && ok.Type() == fastjson.TypeFalse {
 			res.Outcome, res.Kind = Failed, "failure"
 		}
-		if msg := errorText(raw.Get("error")); msg != "" {
+		if msg := errorText(result.Get("error")); msg != "" {
 			res.Outcome, res.Kind, res.Message = Failed, "error", msg
 		}
 	}
-	message := resultFacts(body, facts)
+	message := resultFacts(object(body), facts)
 	if res.Message == "" && res.Outcome != Success {
 		res.Message = message // a success's message is content, not a reason
 	}
@@ -220,16 +231,19 @@ func decodeResult(raw gjson.Result, facts *Facts) ToolResult {
 
 // resultFacts reads what a person looks for from a result body, in one
 // pass, and returns the body's error or reason text.
-func resultFacts(body gjson.Result, f *Facts) (message string) {
+func resultFacts(body *fastjson.Object, f *Facts) (message string) {
+	if body == nil {
+		return ""
+	}
 	var outBytes int64
 	var hasOut bool
-	set := func(dst **int64, v gjson.Result) {
+	set := func(dst **int64, v *fastjson.Value) {
 		if *dst == nil {
 			*dst = integerPtr(v)
 		}
 	}
-	body.ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
+	body.Visit(func(k []byte, v *fastjson.Value) {
+		switch string(k) {
 		case "exitCode", "exit_code":
 			set(&f.ExitCode, v)
 		case "totalLines", "linesCreated", "totalMatchedLines", "lines":
@@ -260,7 +274,6 @@ func resultFacts(body gjson.Result, f *Facts) (message string) {
 		case "error", "errorMessage", "modelVisibleError", "reason", "message":
 			message = first(message, errorText(v))
 		}
-		return true
 	})
 	if hasOut {
 		f.OutputBytes = &outBytes
@@ -268,14 +281,12 @@ func resultFacts(body gjson.Result, f *Facts) (message string) {
 	return message
 }
 
-// stringLen is the length of a string value once unescaped, without
-// unescaping it when it has no escapes.
-func stringLen(v gjson.Result) int64 {
-	if v.Type != gjson.String {
+// stringLen is the length of a string value once unescaped (in place, in
+// the parser's copy of the line: nothing is allocated).
+func stringLen(v *fastjson.Value) int64 {
+	if !isString(v) {
 		return 0
 	}
-	if len(v.Raw) >= 2 && !strings.Contains(v.Raw, `\`) {
-		return int64(len(v.Raw) - 2)
-	}
-	return int64(len(v.Str))
+	b, _ := v.StringBytes()
+	return int64(len(b))
 }

@@ -6,47 +6,52 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/tidwall/gjson"
+	"github.com/valyala/fastjson"
 )
 
 // wire is the union of the top-level fields every dialect uses, read in
-// one pass over the line. Values stay as gjson results (slices of the
-// line) until their event type says what they are.
+// one pass over the line's object. Values stay parsed JSON (views into the
+// parser's copy of the line) until their event type says what they are;
+// nil means absent.
 type wire struct {
 	typ, subtype, sessionID, modelCallID string
-	timestamp, callID                    gjson.Result
+	timestamp, callID                    *fastjson.Value
 
 	// system/init
 	model, cwd, permissionMode, apiKeySource, requestID string
 
 	// user, assistant, thinking; message is a string in error events
-	message, text, prompt, content gjson.Result
+	message, text, prompt, content *fastjson.Value
 
 	// tool_call: stream-json, payload-wrapped, hyphenated
-	toolCall, payloadToolCall, toolCallID, parameters gjson.Result
+	toolCall, payloadToolCall, toolCallID, parameters *fastjson.Value
 	toolName                                          string
 
 	// result, which is a string in result events and an object in
 	// hyphenated completions
-	result, exitCode, durationMs, durationAPIMs, usage, errorField gjson.Result
+	result, exitCode, durationMs, durationAPIMs, usage, errorField *fastjson.Value
 	isError                                                        bool
 
-	attempt gjson.Result
-	payload gjson.Result
+	attempt *fastjson.Value
+	payload *fastjson.Value
+
+	noContent bool // see WithoutContent
 }
 
-func readWire(obj gjson.Result) wire {
+// readWire reads an object's fields; ids repeated on every line are kept
+// once (see strings).
+func readWire(obj *fastjson.Object, ids *interned) wire {
 	var w wire
-	obj.ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
+	obj.Visit(func(k []byte, v *fastjson.Value) {
+		switch string(k) {
 		case "type":
-			w.typ = str(v)
+			w.typ = ids.known(v)
 		case "subtype":
-			w.subtype = str(v)
+			w.subtype = ids.known(v)
 		case "session_id":
-			w.sessionID = str(v)
+			w.sessionID = ids.session(v)
 		case "model_call_id":
-			w.modelCallID = str(v)
+			w.modelCallID = ids.modelCall(v)
 		case "timestamp_ms":
 			w.timestamp = v
 		case "call_id":
@@ -82,7 +87,7 @@ func readWire(obj gjson.Result) wire {
 		case "result":
 			w.result = v
 		case "is_error":
-			w.isError = v.Type == gjson.True
+			w.isError = v.Type() == fastjson.TypeTrue
 		case "exitCode":
 			w.exitCode = v
 		case "duration_ms":
@@ -98,7 +103,6 @@ func readWire(obj gjson.Result) wire {
 		case "payload":
 			w.payload = v
 		}
-		return true
 	})
 	return w
 }
@@ -113,26 +117,27 @@ func (w *wire) adopt(p wire) {
 	w.apiKeySource = first(w.apiKeySource, p.apiKeySource)
 	w.requestID = first(w.requestID, p.requestID)
 	w.isError = w.isError || p.isError
-	for _, f := range []struct{ dst, src *gjson.Result }{
+	for _, f := range []struct{ dst, src **fastjson.Value }{
 		{&w.timestamp, &p.timestamp}, {&w.message, &p.message}, {&w.text, &p.text},
 		{&w.prompt, &p.prompt}, {&w.content, &p.content}, {&w.payloadToolCall, &p.payloadToolCall},
 		{&w.result, &p.result}, {&w.exitCode, &p.exitCode}, {&w.errorField, &p.errorField},
 		{&w.usage, &p.usage}, {&w.durationMs, &p.durationMs},
 	} {
-		if !f.dst.Exists() {
+		if *f.dst == nil {
 			*f.dst = *f.src
 		}
 	}
 }
 
 func (w *wire) readUsage() *Usage {
-	if !w.usage.IsObject() {
+	usage := object(w.usage)
+	if usage == nil {
 		return nil
 	}
 	u := &Usage{}
-	w.usage.ForEach(func(k, v gjson.Result) bool {
+	usage.Visit(func(k []byte, v *fastjson.Value) {
 		n, _ := integer(v)
-		switch k.Str {
+		switch string(k) {
 		case "inputTokens", "input_tokens":
 			u.InputTokens = n
 		case "outputTokens", "output_tokens":
@@ -142,33 +147,73 @@ func (w *wire) readUsage() *Usage {
 		case "cacheWriteTokens", "cacheCreationTokens", "cache_creation_input_tokens":
 			u.CacheCreationTokens = n
 		}
-		return true
 	})
 	return u
 }
 
+// object is v as an object; nil when v is absent or not an object.
+func object(v *fastjson.Value) *fastjson.Object {
+	if v == nil || v.Type() != fastjson.TypeObject {
+		return nil
+	}
+	o, _ := v.Object()
+	return o
+}
+
+// isString says v is a JSON string (unescaping it, in the parser's copy).
+func isString(v *fastjson.Value) bool { return v != nil && v.Type() == fastjson.TypeString }
+
 // str is a string value, or "" for a value of another type. Every string
-// an event holds comes through here, so every one is valid UTF-8 (invalid
-// bytes become U+FFFD, as encoding/json does): an exporter's protobuf
-// strings must be.
-func str(v gjson.Result) string {
-	if v.Type != gjson.String {
+// an event holds comes through here (or through interned), so every one
+// is valid UTF-8 (invalid bytes become U+FFFD, as encoding/json does): an
+// exporter's protobuf strings must be. It copies: the parser's memory is
+// reused for the next line.
+func str(v *fastjson.Value) string {
+	if !isString(v) {
 		return ""
 	}
-	if !utf8.ValidString(v.Str) {
-		return strings.ToValidUTF8(v.Str, "\ufffd")
+	b, _ := v.StringBytes()
+	return text(b)
+}
+
+// text is b as a valid UTF-8 string, copied.
+func text(b []byte) string {
+	if !utf8.Valid(b) {
+		return strings.ToValidUTF8(string(b), "\ufffd")
 	}
-	return v.Str
+	return string(b)
+}
+
+// raw is v as JSON text, or "" when absent or no content is wanted. Call it before
+// reading v's strings: until then they are written as the line had them,
+// byte for byte.
+func (w *wire) raw(v *fastjson.Value) string {
+	if v == nil || w.noContent {
+		return ""
+	}
+	return string(v.MarshalTo(nil))
 }
 
 // integer reads an integer written as a JSON number or as a string of
 // digits (protobuf's JSON form of int64, as in startedAtMs).
-func integer(v gjson.Result) (int64, bool) {
-	switch v.Type {
-	case gjson.Number:
-		return v.Int(), true
-	case gjson.String:
-		s := strings.TrimSpace(v.Str)
+func integer(v *fastjson.Value) (int64, bool) {
+	if v == nil {
+		return 0, false
+	}
+	switch v.Type() {
+	case fastjson.TypeNumber:
+		if n, err := v.Int64(); err == nil {
+			return n, true
+		}
+		if f, err := v.Float64(); err == nil {
+			return int64(f), true
+		}
+	case fastjson.TypeString:
+		b, _ := v.StringBytes()
+		if n, ok := digits(b); ok {
+			return n, true
+		}
+		s := strings.TrimSpace(string(b))
 		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
 			return n, true
 		}
@@ -179,7 +224,23 @@ func integer(v gjson.Result) (int64, bool) {
 	return 0, false
 }
 
-func integerPtr(v gjson.Result) *int64 {
+// digits reads a string of up to 18 decimal digits, the common case
+// ("1770823841542"), without the copy strconv needs.
+func digits(b []byte) (int64, bool) {
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n, true
+}
+
+func integerPtr(v *fastjson.Value) *int64 {
 	if n, ok := integer(v); ok {
 		return &n
 	}
@@ -188,7 +249,7 @@ func integerPtr(v gjson.Result) *int64 {
 
 // millis turns Unix milliseconds into a time; zero when absent or not a
 // positive number.
-func millis(v gjson.Result) time.Time {
+func millis(v *fastjson.Value) time.Time {
 	if n, ok := integer(v); ok && n > 0 {
 		return time.UnixMilli(n)
 	}

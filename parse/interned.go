@@ -1,0 +1,64 @@
+package parse
+
+import (
+	"unicode/utf8"
+
+	"github.com/valyala/fastjson"
+)
+
+// interned keeps the strings every line repeats, so that a stream of a
+// million lines does not make a million copies of its session id: event
+// types and subtypes from a fixed list, the session and model call ids as
+// the last one seen.
+type interned struct {
+	sessionID, modelCallID string
+}
+
+// names are the types and subtypes the dialects use.
+var names = func() map[string]string {
+	m := map[string]string{}
+	for _, s := range []string{
+		"system", "init", "user", "assistant", "thinking", "delta", "completed", "started",
+		"tool_call", "tool-call-started", "tool-call-completed", "result", "success", "error",
+		"connection", "retry", "reconnecting", "connected", "starting", "resuming", "interaction_query",
+	} {
+		m[s] = s
+	}
+	return m
+}()
+
+// known is a type or subtype string.
+func (in *interned) known(v *fastjson.Value) string {
+	if !isString(v) {
+		return ""
+	}
+	b, _ := v.StringBytes()
+	if s, ok := names[string(b)]; ok {
+		return s
+	}
+	return str(v)
+}
+
+func (in *interned) session(v *fastjson.Value) string {
+	return in.last(v, &in.sessionID)
+}
+
+func (in *interned) modelCall(v *fastjson.Value) string {
+	return in.last(v, &in.modelCallID)
+}
+
+// last is v's string, the one kept in *prev when they are the same.
+func (in *interned) last(v *fastjson.Value, prev *string) string {
+	if !isString(v) {
+		return ""
+	}
+	b, _ := v.StringBytes()
+	if *prev != "" && string(b) == *prev {
+		return *prev
+	}
+	if utf8.Valid(b) {
+		*prev = string(b)
+		return *prev
+	}
+	return str(v)
+}
