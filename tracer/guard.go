@@ -2,68 +2,158 @@ package tracer
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"time"
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 )
 
-// coolOff is how long exports are skipped after one failed: a collector
-// that is down is not asked again for every batch, and exit is not held up
-// by it. After it, exports are tried again.
-const coolOff = 30 * time.Second
+// Back-off after a failed export: first this long, doubling up to maxBackOff.
+const (
+	minBackOff = time.Second
+	maxBackOff = 16 * time.Second
+)
 
-// guard wraps an exporter so that failures are counted and reported by
-// Report instead of printed by the SDK's global error handler, and so that
-// no export outlives the flush deadline.
+// maxInFlight is how many exports may wait on the collector at once: the
+// batch processor goes on batching while the collector answers.
+const maxInFlight = 4
+
+// guard stands between the batch processor and the OTLP exporter.
+//
+//   - It exports up to maxInFlight batches at once.
+//   - It counts what was exported and keeps the first error, for Report,
+//     instead of letting the SDK's global handler print it.
+//   - When an export fails it holds the spans (up to holdLimit) and backs
+//     off; batches that come meanwhile are held too, and all go with the
+//     first export after the back-off, so a collector that restarts loses
+//     nothing and one that is down is not asked for every batch.
+//   - Once Shutdown has begun, the flush deadline bounds every export: the
+//     processor's last drain runs on a context without one.
 type guard struct {
-	next sdktrace.SpanExporter
-	now  func() time.Time
+	next      sdktrace.SpanExporter
+	now       func() time.Time
+	batchSize int // the most spans one export may carry
+	holdLimit int // the most spans held for a retry
 
-	mu        sync.Mutex
-	exported  int
-	err       error // the first export error
-	downUntil time.Time
-	deadline  time.Time
+	slots    chan struct{} // one per export in flight
+	inFlight sync.WaitGroup
+
+	mu         sync.Mutex
+	exported   int
+	err        error // the first export error
+	held       []sdktrace.ReadOnlySpan
+	heldInRun  bool // some were held before the shutdown began
+	downUntil  time.Time
+	backOff    time.Duration
+	deadline   time.Time
+	shutdownAt time.Time
 }
 
-func (g *guard) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnlySpan) error {
+func newGuard(next sdktrace.SpanExporter, batchSize, holdLimit int) *guard {
+	return &guard{next: next, now: time.Now, batchSize: batchSize, holdLimit: holdLimit, slots: make(chan struct{}, maxInFlight)}
+}
+
+// ExportSpans hands the batch to an export of its own and returns; it
+// waits only when maxInFlight exports are under way.
+func (g *guard) ExportSpans(_ context.Context, spans []sdktrace.ReadOnlySpan) error {
+	batch := slices.Clone(spans) // the processor reuses its slice
 	g.mu.Lock()
-	down := g.now().Before(g.downUntil)
+	if g.now().Before(g.downUntil) {
+		g.hold(batch)
+		g.mu.Unlock()
+		return nil
+	}
+	if len(g.held) > 0 {
+		batch, g.held = append(g.held, batch...), nil
+	}
+	g.mu.Unlock()
+	g.slots <- struct{}{}
+	g.inFlight.Add(1)
+	go func() {
+		defer func() { <-g.slots; g.inFlight.Done() }()
+		g.send(batch)
+	}()
+	return nil
+}
+
+// send exports spans in batches of batchSize; what a failed export leaves
+// is held for a retry after the back-off.
+func (g *guard) send(spans []sdktrace.ReadOnlySpan) {
+	for len(spans) > 0 {
+		n := min(len(spans), g.batchSize)
+		err := g.export(spans[:n])
+		g.mu.Lock()
+		if err != nil {
+			if g.err == nil {
+				g.err = err
+			}
+			g.backOff = min(max(minBackOff, 2*g.backOff), maxBackOff)
+			g.downUntil = g.now().Add(g.backOff)
+			g.hold(spans)
+			g.mu.Unlock()
+			return
+		}
+		g.exported += n
+		g.backOff = 0
+		g.mu.Unlock()
+		spans = spans[n:]
+	}
+}
+
+// export is one export, bounded by the flush deadline once there is one.
+// Its context is its own: the processor cancels the one it passes as soon
+// as ExportSpans returns.
+func (g *guard) export(spans []sdktrace.ReadOnlySpan) error {
+	ctx := context.Background()
+	g.mu.Lock()
 	deadline := g.deadline
 	g.mu.Unlock()
-	if down {
-		return nil // counted as lost by the provider: ended, never exported
-	}
 	if !deadline.IsZero() {
-		// The batch processor's last drain runs on a background context;
-		// this is what bounds it.
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithDeadline(ctx, deadline)
 		defer cancel()
 	}
-	err := g.next.ExportSpans(ctx, spans)
-
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if err != nil {
-		if g.err == nil {
-			g.err = err
-		}
-		g.downUntil = g.now().Add(coolOff)
-		return nil
-	}
-	g.exported += len(spans)
-	return nil
+	return g.next.ExportSpans(ctx, spans)
 }
 
+// hold keeps spans for a retry, as many as holdLimit allows; the rest are
+// given up, and Report counts them as lost. g.mu is held.
+func (g *guard) hold(spans []sdktrace.ReadOnlySpan) {
+	if g.shutdownAt.IsZero() {
+		g.heldInRun = true
+	}
+	room := max(0, g.holdLimit-len(g.held))
+	g.held = append(g.held, spans[:min(room, len(spans))]...)
+}
+
+// Shutdown waits for the exports under way, then, if spans were held
+// before the shutdown began (a collector that was down during the run may
+// be back), tries them once more; the deadline bounds it all.
 func (g *guard) Shutdown(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() { g.inFlight.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		return g.next.Shutdown(ctx)
+	}
+	g.mu.Lock()
+	var retry []sdktrace.ReadOnlySpan
+	if len(g.held) > 0 && g.heldInRun {
+		retry, g.held = g.held, nil
+	}
+	g.mu.Unlock()
+	if retry != nil {
+		g.send(retry)
+	}
 	return g.next.Shutdown(ctx)
 }
 
-func (g *guard) setDeadline(t time.Time) {
+// beginShutdown marks the start of the flush and sets its deadline.
+func (g *guard) beginShutdown(deadline time.Time) {
 	g.mu.Lock()
-	g.deadline = t
+	g.deadline, g.shutdownAt = deadline, g.now()
 	g.mu.Unlock()
 }
 

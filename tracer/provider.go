@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -24,6 +25,9 @@ import (
 
 // DefaultFlushTimeout bounds how long exporting may hold up exit.
 const DefaultFlushTimeout = 3 * time.Second
+
+// exitAllowance is what the flush leaves of the timeout for exiting.
+const exitAllowance = 50 * time.Millisecond
 
 // Config says what the caller adds to the standard variables.
 type Config struct {
@@ -52,6 +56,13 @@ type Config struct {
 
 // maxExportBytes is the most one export may weigh.
 const maxExportBytes = 3 << 20
+
+// What is held for a retry while the collector is unreachable: at most so
+// many spans, weighing about so much.
+const (
+	maxHeldSpans = 8192
+	maxHeldBytes = 16 << 20
+)
 
 // Provider is a configured TracerProvider.
 type Provider struct {
@@ -90,8 +101,16 @@ func New(ctx context.Context, cfg Config) (*Provider, error) {
 		// Blocking: a long replay waits for the exporter rather than drop
 		// spans from a full queue.
 		batch := []sdktrace.BatchSpanProcessorOption{sdktrace.WithBlocking()}
+		size, spanBytes := sdktrace.DefaultMaxExportBatchSize, 1<<10
+		if n, err := strconv.Atoi(cfg.Getenv("OTEL_BSP_MAX_EXPORT_BATCH_SIZE")); err == nil && n > 0 {
+			size = n
+		}
 		if cfg.MaxSpanBytes > 0 {
-			batch = append(batch, sdktrace.WithMaxExportBatchSize(max(1, min(sdktrace.DefaultMaxExportBatchSize, maxExportBytes/cfg.MaxSpanBytes))))
+			size, spanBytes = max(1, min(size, maxExportBytes/cfg.MaxSpanBytes)), cfg.MaxSpanBytes
+			batch = append(batch, sdktrace.WithMaxExportBatchSize(size))
+		}
+		if p.guard != nil {
+			p.guard.batchSize, p.guard.holdLimit = size, max(size, min(maxHeldSpans, maxHeldBytes/spanBytes))
 		}
 		opts = append(opts, sdktrace.WithBatcher(exp, batch...))
 	}
@@ -145,7 +164,7 @@ func (p *Provider) newExporter(ctx context.Context, name string, cfg Config) (sd
 	if err != nil {
 		return nil, fmt.Errorf("OTLP exporter for %s: %w", p.settings.endpoint, err)
 	}
-	p.guard = &guard{next: exp, now: time.Now}
+	p.guard = newGuard(exp, sdktrace.DefaultMaxExportBatchSize, maxHeldSpans)
 	return p.guard, nil
 }
 
@@ -192,11 +211,12 @@ var ErrFlushTimeout = errors.New("flush timed out")
 // Shutdown flushes what is left, within the flush timeout, and says what
 // became of the spans.
 func (p *Provider) Shutdown(ctx context.Context) Report {
-	ctx, cancel := context.WithTimeout(ctx, p.flushTimeout)
+	// The flush gives up a little before the timeout: exit comes after it.
+	ctx, cancel := context.WithTimeout(ctx, p.flushTimeout-min(exitAllowance, p.flushTimeout/10))
 	defer cancel()
 	if p.guard != nil {
 		deadline, _ := ctx.Deadline()
-		p.guard.setDeadline(deadline)
+		p.guard.beginShutdown(deadline)
 	}
 	shutdownErr := p.tp.Shutdown(ctx)
 	r := Report{Spans: int(p.ended.Load()), Endpoint: p.settings.endpoint, UserEndpoint: p.settings.userEndpoint}

@@ -6,6 +6,7 @@ import (
 	"net"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -159,34 +160,150 @@ func TestCollectorHangs(t *testing.T) {
 	}
 }
 
-func TestGuardCoolsOffAfterAFailure(t *testing.T) {
-	now := time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)
-	failing := &countingExporter{err: errors.New("unavailable")}
-	g := &guard{next: failing, now: func() time.Time { return now }}
-	spans := make([]sdktrace.ReadOnlySpan, 3)
-	for range 3 {
-		_ = g.ExportSpans(context.Background(), spans)
+// fakeClock is a guard's clock that a test moves.
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) Add(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+func newTestGuard(next sdktrace.SpanExporter, batchSize, holdLimit int) (*guard, *fakeClock) {
+	clock := &fakeClock{now: time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)}
+	g := newGuard(next, batchSize, holdLimit)
+	g.now = clock.Now
+	return g, clock
+}
+
+// export hands n spans to the guard and waits for the export it starts.
+func export(g *guard, n int) {
+	_ = g.ExportSpans(context.Background(), make([]sdktrace.ReadOnlySpan, n))
+	g.inFlight.Wait()
+}
+
+// A collector that is down is asked once per back-off, not once per batch;
+// what came meanwhile is held and goes with the first export after it.
+func TestGuardHoldsSpansWhileTheCollectorIsDown(t *testing.T) {
+	collector := &countingExporter{err: errors.New("unavailable")}
+	g, clock := newTestGuard(collector, 512, 100)
+	export(g, 3)
+	export(g, 2) // in the back-off
+	if calls, _ := collector.counts(); calls != 1 {
+		t.Errorf("collector asked %d times, want once in the back-off", calls)
 	}
-	if failing.calls != 1 {
-		t.Errorf("exporter called %d times in the cool-off, want 1", failing.calls)
+	clock.Add(minBackOff)
+	collector.fail(nil) // back up
+	export(g, 1)
+	calls, spans := collector.counts()
+	if exported, err := g.result(); calls != 2 || spans != 6 || exported != 6 || err == nil {
+		t.Errorf("after the back-off: %d calls, %d spans, %d exported, err %v; want 6 spans in one retry and the first error kept", calls, spans, exported, err)
 	}
-	now = now.Add(coolOff + time.Second)
-	failing.err = nil
-	_ = g.ExportSpans(context.Background(), spans)
-	if exported, err := g.result(); failing.calls != 2 || exported != 3 || err == nil {
-		t.Errorf("after the cool-off: %d calls, %d exported, err %v; want a retry that exports 3 and the first error kept", failing.calls, exported, err)
+}
+
+// Held spans are bounded; those beyond the bound are given up and never
+// counted as exported. A retry is split into batches of batchSize.
+func TestGuardHoldsAtMostItsLimit(t *testing.T) {
+	collector := &countingExporter{err: errors.New("unavailable")}
+	g, clock := newTestGuard(collector, 2, 4)
+	export(g, 3)
+	export(g, 3)
+	clock.Add(minBackOff)
+	collector.fail(nil)
+	export(g, 0)
+	if calls, spans := collector.counts(); calls != 1+2 || spans != 4 {
+		t.Errorf("%d calls carrying %d spans, want 4 spans in 2 batches of 2 after the failed one", calls, spans)
+	}
+	if exported, _ := g.result(); exported != 4 {
+		t.Errorf("%d exported, want the 4 held", exported)
+	}
+}
+
+// Each failure in a row doubles the back-off, up to maxBackOff.
+func TestGuardBacksOffLonger(t *testing.T) {
+	collector := &countingExporter{err: errors.New("unavailable")}
+	g, clock := newTestGuard(collector, 512, 100)
+	var waits []time.Duration
+	for range 7 {
+		export(g, 1)
+		g.mu.Lock()
+		wait := g.downUntil.Sub(g.now())
+		g.mu.Unlock()
+		waits = append(waits, wait)
+		clock.Add(wait)
+	}
+	want := []time.Duration{1, 2, 4, 8, 16, 16, 16}
+	for i := range want {
+		if waits[i] != want[i]*time.Second {
+			t.Fatalf("back-offs %v, want %v seconds", waits, want)
+		}
+	}
+}
+
+// At shutdown, spans held during the run are tried once more (the
+// collector may be back); spans that failed in the shutdown's own flush
+// are not, so a collector that is down costs one failed attempt.
+func TestGuardShutdownRetriesWhatWasHeldBefore(t *testing.T) {
+	collector := &countingExporter{err: errors.New("unavailable")}
+	g, _ := newTestGuard(collector, 512, 100)
+	export(g, 2)
+	collector.fail(nil)
+	g.beginShutdown(time.Now().Add(time.Second))
+	if err := g.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if exported, _ := g.result(); exported != 2 {
+		t.Errorf("%d exported, want the 2 held during the run", exported)
+	}
+
+	down := &countingExporter{err: errors.New("unavailable")}
+	g, _ = newTestGuard(down, 512, 100)
+	g.beginShutdown(time.Now().Add(time.Second))
+	export(g, 2)
+	_ = g.Shutdown(context.Background())
+	if calls, _ := down.counts(); calls != 1 {
+		t.Errorf("collector asked %d times, want once", calls)
 	}
 }
 
 type countingExporter struct {
+	mu    sync.Mutex
 	calls int
+	spans int
 	err   error
 }
 
-func (c *countingExporter) ExportSpans(context.Context, []sdktrace.ReadOnlySpan) error {
+func (c *countingExporter) ExportSpans(_ context.Context, spans []sdktrace.ReadOnlySpan) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.calls++
+	if c.err == nil {
+		c.spans += len(spans)
+	}
 	return c.err
 }
+
+func (c *countingExporter) fail(err error) {
+	c.mu.Lock()
+	c.err = err
+	c.mu.Unlock()
+}
+
+func (c *countingExporter) counts() (calls, spans int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.calls, c.spans
+}
+
 func (c *countingExporter) Shutdown(context.Context) error { return nil }
 
 func TestNoExportStillRunsProcessors(t *testing.T) {
