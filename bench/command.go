@@ -6,8 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"slices"
-	"strings"
-	"syscall"
 	"time"
 )
 
@@ -20,43 +18,15 @@ type run struct {
 	stderr  string
 }
 
-// launcherEnv makes this program a launcher: it runs its arguments as a
-// command and writes what the command cost to file descriptor 3.
-//
-// Why a launcher: os/exec starts a child with vfork, sharing this
-// process's memory until exec, and Linux counts that memory in the child's
-// peak RSS. The launcher is a small process, so the peak it reports is the
-// command's own.
-const launcherEnv = "CURSOR_OTEL_BENCH_LAUNCHER"
-
-// launch is the launcher's whole job.
-func launch(args []string) {
-	report := os.NewFile(3, "report")
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	cmd.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, launcherEnv+"=") })
-	start := time.Now()
-	err := cmd.Run()
-	wall := time.Since(start)
-	if cmd.ProcessState == nil {
-		fmt.Fprintln(os.Stderr, "launch:", err)
-		os.Exit(1)
-	}
-	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	fmt.Fprintf(report, "%d %d %d %d\n", wall, ru.Utime.Nano()+ru.Stime.Nano(), ru.Maxrss<<10, cmd.ProcessState.ExitCode())
-	report.Close()
-}
+// launcher is the path of the built ./bench/launch.
+var launcher string
 
 // measure runs a program through the launcher with stdout to /dev/null (or
 // to out) and the environment env on top of PATH and HOME, and reports
 // what it cost.
 func measure(out io.Writer, env []string, name string, args ...string) (run, error) {
-	self, err := os.Executable()
-	if err != nil {
-		return run{}, err
-	}
-	cmd := exec.Command(self, append([]string{name}, args...)...)
-	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), launcherEnv + "=1"}, env...)
+	cmd := exec.Command(launcher, append([]string{name}, args...)...)
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}, env...)
 	cmd.Stdout = out
 	var stderr limited
 	cmd.Stderr = &stderr

@@ -25,10 +25,6 @@ import (
 )
 
 func main() {
-	if os.Getenv(launcherEnv) != "" {
-		launch(os.Args[1:])
-		return
-	}
 	size := flag.Int64("size", 200, "the large stream, in MB")
 	smallSize := flag.Int64("small", 20, "the small stream, in MB")
 	runs := flag.Int("runs", 3, "runs of each replay measurement (the median is shown)")
@@ -64,7 +60,8 @@ func bench(size, smallSize int64, runs, wrapRuns int, dir string) error {
 		return err
 	}
 	binary, agent := filepath.Join(dir, "cursor-otel"), filepath.Join(dir, "fakeagent")
-	for pkg, out := range map[string]string{".": binary, "./testdata/fakeagent": agent} {
+	launcher = filepath.Join(dir, "launch")
+	for pkg, out := range map[string]string{".": binary, "./testdata/fakeagent": agent, "./bench/launch": launcher} {
 		if b, err := exec.Command("go", "build", "-o", out, pkg).CombinedOutput(); err != nil {
 			return fmt.Errorf("build %s (run from the repository root): %v\n%s", pkg, err, b)
 		}
