@@ -38,20 +38,23 @@ type guard struct {
 
 	slots    chan struct{} // one per export in flight
 	inFlight sync.WaitGroup
+	ctx      context.Context // every export's; cancelled at the flush deadline
+	cancel   context.CancelFunc
 
 	mu         sync.Mutex
 	exported   int
 	err        error // the first export error
 	held       []sdktrace.ReadOnlySpan
-	heldInRun  bool // some were held before the shutdown began
+	heldInRun  bool // some held were handed over before the shutdown began
 	downUntil  time.Time
 	backOff    time.Duration
-	deadline   time.Time
 	shutdownAt time.Time
 }
 
 func newGuard(next sdktrace.SpanExporter, batchSize, holdLimit int) *guard {
-	return &guard{next: next, now: time.Now, batchSize: batchSize, holdLimit: holdLimit, slots: make(chan struct{}, maxInFlight)}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &guard{next: next, now: time.Now, batchSize: batchSize, holdLimit: holdLimit,
+		slots: make(chan struct{}, maxInFlight), ctx: ctx, cancel: cancel}
 }
 
 // ExportSpans hands the batch to an export of its own and returns; it
@@ -59,8 +62,9 @@ func newGuard(next sdktrace.SpanExporter, batchSize, holdLimit int) *guard {
 func (g *guard) ExportSpans(_ context.Context, spans []sdktrace.ReadOnlySpan) error {
 	batch := slices.Clone(spans) // the processor reuses its slice
 	g.mu.Lock()
+	inRun := g.shutdownAt.IsZero()
 	if g.now().Before(g.downUntil) {
-		g.hold(batch)
+		g.hold(batch, inRun)
 		g.mu.Unlock()
 		return nil
 	}
@@ -68,29 +72,36 @@ func (g *guard) ExportSpans(_ context.Context, spans []sdktrace.ReadOnlySpan) er
 		batch, g.held = append(g.held, batch...), nil
 	}
 	g.mu.Unlock()
-	g.slots <- struct{}{}
+	select {
+	case g.slots <- struct{}{}:
+	case <-g.ctx.Done():
+		return nil // past the flush deadline: lost, and counted so
+	}
 	g.inFlight.Add(1)
 	go func() {
 		defer func() { <-g.slots; g.inFlight.Done() }()
-		g.send(batch)
+		g.send(batch, inRun)
 	}()
 	return nil
 }
 
 // send exports spans in batches of batchSize; what a failed export leaves
-// is held for a retry after the back-off.
-func (g *guard) send(spans []sdktrace.ReadOnlySpan) {
+// is held for a retry after the back-off. inRun says the spans were handed
+// over before the shutdown began.
+func (g *guard) send(spans []sdktrace.ReadOnlySpan, inRun bool) {
 	for len(spans) > 0 {
 		n := min(len(spans), g.batchSize)
 		err := g.export(spans[:n])
 		g.mu.Lock()
 		if err != nil {
-			if g.err == nil {
+			// Cut off at the flush deadline is not the collector's error:
+			// the report says the flush timed out.
+			if g.err == nil && g.ctx.Err() == nil {
 				g.err = err
 			}
 			g.backOff = min(max(minBackOff, 2*g.backOff), maxBackOff)
 			g.downUntil = g.now().Add(g.backOff)
-			g.hold(spans)
+			g.hold(spans, inRun)
 			g.mu.Unlock()
 			return
 		}
@@ -101,36 +112,26 @@ func (g *guard) send(spans []sdktrace.ReadOnlySpan) {
 	}
 }
 
-// export is one export, bounded by the flush deadline once there is one.
-// Its context is its own: the processor cancels the one it passes as soon
-// as ExportSpans returns.
+// export is one export. Its context is the guard's, cancelled at the
+// flush deadline (the processor cancels the one it passes as soon as
+// ExportSpans returns, and its last drain has no deadline).
 func (g *guard) export(spans []sdktrace.ReadOnlySpan) error {
-	ctx := context.Background()
-	g.mu.Lock()
-	deadline := g.deadline
-	g.mu.Unlock()
-	if !deadline.IsZero() {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithDeadline(ctx, deadline)
-		defer cancel()
-	}
-	return g.next.ExportSpans(ctx, spans)
+	return g.next.ExportSpans(g.ctx, spans)
 }
 
 // hold keeps spans for a retry, as many as holdLimit allows; the rest are
 // given up, and Report counts them as lost. g.mu is held.
-func (g *guard) hold(spans []sdktrace.ReadOnlySpan) {
-	if g.shutdownAt.IsZero() {
-		g.heldInRun = true
-	}
+func (g *guard) hold(spans []sdktrace.ReadOnlySpan, inRun bool) {
+	g.heldInRun = g.heldInRun || inRun
 	room := max(0, g.holdLimit-len(g.held))
 	g.held = append(g.held, spans[:min(room, len(spans))]...)
 }
 
-// Shutdown waits for the exports under way, then, if spans were held
-// before the shutdown began (a collector that was down during the run may
-// be back), tries them once more; the deadline bounds it all.
+// Shutdown waits for the exports under way, then, if spans handed over
+// before the shutdown began were held (a collector that was down during
+// the run may be back), tries them once more; the deadline bounds it all.
 func (g *guard) Shutdown(ctx context.Context) error {
+	defer g.cancel()
 	done := make(chan struct{})
 	go func() { g.inFlight.Wait(); close(done) }()
 	select {
@@ -145,16 +146,18 @@ func (g *guard) Shutdown(ctx context.Context) error {
 	}
 	g.mu.Unlock()
 	if retry != nil {
-		g.send(retry)
+		g.send(retry, false)
 	}
 	return g.next.Shutdown(ctx)
 }
 
-// beginShutdown marks the start of the flush and sets its deadline.
+// beginShutdown marks the start of the flush and sets its deadline: then
+// every export, the ones under way too, is cut off.
 func (g *guard) beginShutdown(deadline time.Time) {
 	g.mu.Lock()
-	g.deadline, g.shutdownAt = deadline, g.now()
+	g.shutdownAt = g.now()
 	g.mu.Unlock()
+	time.AfterFunc(time.Until(deadline), g.cancel)
 }
 
 func (g *guard) result() (exported int, err error) {

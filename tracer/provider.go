@@ -21,6 +21,8 @@ import (
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/backoff"
 )
 
 // DefaultFlushTimeout bounds how long exporting may hold up exit.
@@ -70,6 +72,7 @@ type Provider struct {
 	guard        *guard // nil when nothing is exported over OTLP
 	ended        atomic.Int64
 	flushTimeout time.Duration
+	deadline     time.Time // of the flush, once EndingAt was called
 	settings     settings
 	version      string
 }
@@ -99,7 +102,8 @@ func New(ctx context.Context, cfg Config) (*Provider, error) {
 			return nil, err
 		}
 		// Blocking: a long replay waits for the exporter rather than drop
-		// spans from a full queue.
+		// spans from a full queue. (A live run is not slowed by it: its
+		// tracer reads a copy of the agent's output, off the hot path.)
 		batch := []sdktrace.BatchSpanProcessorOption{sdktrace.WithBlocking()}
 		size, spanBytes := sdktrace.DefaultMaxExportBatchSize, 1<<10
 		if n, err := strconv.Atoi(cfg.Getenv("OTEL_BSP_MAX_EXPORT_BATCH_SIZE")); err == nil && n > 0 {
@@ -148,7 +152,8 @@ func (p *Provider) newExporter(ctx context.Context, name string, cfg Config) (sd
 	retry, backoff, maxBackoff, give := p.settings.userEndpoint, 200*time.Millisecond, 500*time.Millisecond, min(cfg.FlushTimeout/2, time.Second)
 	if p.settings.protocol == "grpc" {
 		opts := []otlptracegrpc.Option{otlptracegrpc.WithRetry(otlptracegrpc.RetryConfig{
-			Enabled: retry, InitialInterval: backoff, MaxInterval: maxBackoff, MaxElapsedTime: give})}
+			Enabled: retry, InitialInterval: backoff, MaxInterval: maxBackoff, MaxElapsedTime: give}),
+			otlptracegrpc.WithDialOption(grpc.WithConnectParams(reconnect))}
 		if !p.settings.userEndpoint {
 			opts = append(opts, otlptracegrpc.WithEndpoint(p.settings.endpoint), otlptracegrpc.WithInsecure())
 		}
@@ -188,6 +193,16 @@ func newResource(ctx context.Context, cfg Config) *resource.Resource {
 	return res
 }
 
+// reconnect is how soon gRPC connects again to a collector it lost: after
+// 100 ms, then at most every 500 ms. gRPC's default waits a second, then
+// up to two minutes, between attempts, and fails every export meanwhile;
+// a collector beside a CI job restarts in seconds, and the run's spans
+// are held for it (the last retry, at exit, has a second).
+var reconnect = grpc.ConnectParams{
+	Backoff:           backoff.Config{BaseDelay: 100 * time.Millisecond, Multiplier: 1.6, Jitter: 0.2, MaxDelay: 500 * time.Millisecond},
+	MinConnectTimeout: 20 * time.Second, // gRPC's default
+}
+
 // Tracer is the tracer cursor-otel records with.
 func (p *Provider) Tracer() trace.Tracer {
 	return p.tp.Tracer("github.com/cursor-otel/cursor-otel", trace.WithInstrumentationVersion(p.version))
@@ -208,16 +223,26 @@ func (r Report) Lost() int { return r.Spans - r.Exported }
 // ErrFlushTimeout says the flush deadline passed with spans unexported.
 var ErrFlushTimeout = errors.New("flush timed out")
 
+// EndingAt says the run ended at t: the flush timeout counts from then.
+// Exports under way and to come give up at its end (less a little for
+// exiting), so that the tracing still to do after the run, and the flush,
+// cannot hold up exit longer. Shutdown calls it if the caller did not.
+func (p *Provider) EndingAt(t time.Time) {
+	// The flush gives up a little before the timeout: exit comes after it.
+	p.deadline = t.Add(p.flushTimeout - min(exitAllowance, p.flushTimeout/10))
+	if p.guard != nil {
+		p.guard.beginShutdown(p.deadline)
+	}
+}
+
 // Shutdown flushes what is left, within the flush timeout, and says what
 // became of the spans.
 func (p *Provider) Shutdown(ctx context.Context) Report {
-	// The flush gives up a little before the timeout: exit comes after it.
-	ctx, cancel := context.WithTimeout(ctx, p.flushTimeout-min(exitAllowance, p.flushTimeout/10))
-	defer cancel()
-	if p.guard != nil {
-		deadline, _ := ctx.Deadline()
-		p.guard.beginShutdown(deadline)
+	if p.deadline.IsZero() {
+		p.EndingAt(time.Now())
 	}
+	ctx, cancel := context.WithDeadline(ctx, p.deadline)
+	defer cancel()
 	shutdownErr := p.tp.Shutdown(ctx)
 	r := Report{Spans: int(p.ended.Load()), Endpoint: p.settings.endpoint, UserEndpoint: p.settings.userEndpoint}
 	if p.guard == nil {
