@@ -25,6 +25,34 @@ func exportWarning(r tracer.Report) string {
 	return fmt.Sprintf("cursor-otel: export to %s failed: %s; %s", r.Endpoint, shortReason(r.Err), spans)
 }
 
+// oneLine joins what cursor-otel has to say into its one line on stderr,
+// or "" when it has nothing to say.
+func oneLine(notes ...string) string {
+	var kept []string
+	for _, n := range notes {
+		if n = strings.TrimPrefix(n, "cursor-otel: "); n != "" {
+			kept = append(kept, n)
+		}
+	}
+	if len(kept) == 0 {
+		return ""
+	}
+	return "cursor-otel: " + strings.Join(kept, "; ")
+}
+
+// size says a number of bytes the way a person reads it.
+func size(n int64) string {
+	switch {
+	case n >= 1e9:
+		return fmt.Sprintf("%.1f GB", float64(n)/1e9)
+	case n >= 1e6:
+		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	case n >= 1e3:
+		return fmt.Sprintf("%.1f kB", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
 // shortReason keeps an export error to what a person acts on: the gRPC
 // status code and the innermost cause ("Unavailable: connection refused").
 func shortReason(err error) string {

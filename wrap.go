@@ -142,15 +142,19 @@ func (r *runCmd) Run(c *cli, s *streams, status *int) error {
 		}
 	}()
 	exit := proc.Wait()
+	// From here the flush timeout runs: what tracing is left to do, and
+	// the flush, cannot hold up exit longer, however slow the collector.
+	prov.EndingAt(exit.At)
 	<-traced
+	var untraced int64
+	if out := proc.Output(); out != nil {
+		untraced = out.Untraced()
+	}
 	if broken == nil {
 		broken = guarded(func() {
 			rec.Finish(spanmap.End{Time: exit.At, ExitCode: &exit.Code, Interrupted: exit.Interrupted,
-				StderrTail: exit.StderrTail, NoStream: !p.traced})
+				StderrTail: exit.StderrTail, NoStream: !p.traced, UntracedBytes: untraced})
 		})
-	}
-	if broken != nil && !c.Quiet {
-		fmt.Fprintf(s.stderr, "cursor-otel: %v; the trace is incomplete\n", broken)
 	}
 
 	// What the user asked for, as cursor-agent prints it: the result event
@@ -162,11 +166,22 @@ func (r *runCmd) Run(c *cli, s *streams, status *int) error {
 			_, _ = io.WriteString(s.stdout, result.Text+"\n")
 		}
 	}
-	if msg := exportWarning(prov.Shutdown(ctx)); msg != "" && !c.Quiet {
-		fmt.Fprintln(s.stderr, redactor.Redact(msg))
-	}
-	if reports.err != nil && !c.Quiet {
-		fmt.Fprintf(s.stderr, "cursor-otel: %v\n", reports.err)
+	report := prov.Shutdown(ctx)
+	if !c.Quiet {
+		var notes []string
+		if broken != nil {
+			notes = append(notes, fmt.Sprintf("%v; the trace is incomplete", broken))
+		}
+		if untraced > 0 {
+			notes = append(notes, fmt.Sprintf("tracing fell behind the agent's output; %s of it not traced", size(untraced)))
+		}
+		notes = append(notes, exportWarning(report))
+		if reports.err != nil {
+			notes = append(notes, reports.err.Error())
+		}
+		if line := oneLine(notes...); line != "" {
+			fmt.Fprintln(s.stderr, redactor.Redact(line))
+		}
 	}
 	*status = exit.Code
 	return nil

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -148,7 +149,7 @@ func TestFind(t *testing.T) {
 // The reader gets every byte in order, one chunk per read, each with its
 // arrival time, and io.EOF after close.
 func TestOutput(t *testing.T) {
-	o := newOutput()
+	o := newOutput(1<<20, false)
 	t0 := time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)
 	done := make(chan string)
 	var arrivals []time.Time
@@ -176,6 +177,61 @@ func TestOutput(t *testing.T) {
 	want := []time.Time{t0, t0.Add(time.Second), t0.Add(time.Second)} // "ab", "cde", "fg"
 	if !slices.Equal(arrivals, want) {
 		t.Errorf("arrivals %v, want %v: a read never spans two chunks", arrivals, want)
+	}
+}
+
+// A reader that falls behind loses whole lines, never a join of two: a
+// line cut by a full queue ends where the cut began, reading resumes at
+// the first whole line after it, and every byte not read is counted.
+func TestOutputFallingBehind(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		limit    int
+		pushes   []string
+		read     string
+		untraced int64
+	}{
+		{"nothing dropped", 100, []string{"ab\n", "cd\n"}, "ab\ncd\n", 0},
+		{"whole lines dropped", 10, []string{"ab\n", "cdefghij\n", "kl\n"}, "ab\nkl\n", 9},
+		{"a line cut", 12, []string{"ab\ncd", "efghijkl", "lm\nno\n"}, "ab\ncd\nno\n", 8 + 3},
+		{"cut before the first byte", 4, []string{"abcdef", "g\nh\n"}, "h\n", 6 + 2},
+		{"cut at the end", 10, []string{"ab", "cdefghijklmn"}, "ab\n", 12},
+		{"a chunk without a line end skipped", 8, []string{"abcdefghi", "hij", "k\nl\n"}, "l\n", 9 + 3 + 2},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			o := newOutput(tt.limit, false)
+			for _, p := range tt.pushes {
+				o.push([]byte(p), time.Time{})
+			}
+			o.close()
+			got, err := io.ReadAll(o)
+			if err != nil || string(got) != tt.read {
+				t.Errorf("read %q (%v), want %q", got, err, tt.read)
+			}
+			if n := o.Untraced(); n != tt.untraced {
+				t.Errorf("%d bytes untraced, want %d", n, tt.untraced)
+			}
+		})
+	}
+}
+
+// Made to wait, an Output holds the pump instead of dropping: its reader
+// gets every byte, however small the queue.
+func TestOutputWaiting(t *testing.T) {
+	o := newOutput(4, true)
+	var want strings.Builder
+	for i := range 100 {
+		fmt.Fprintf(&want, "%02d\n", i)
+	}
+	go func() {
+		for i := range 100 {
+			o.push(fmt.Appendf(nil, "%02d\n", i), time.Time{})
+		}
+		o.close()
+	}()
+	got, err := io.ReadAll(o)
+	if err != nil || string(got) != want.String() || o.Untraced() != 0 {
+		t.Errorf("read %d bytes (%v), %d untraced; want all %d", len(got), err, o.Untraced(), want.Len())
 	}
 }
 

@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +11,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Spec says how to run the agent.
@@ -66,7 +67,8 @@ func Start(s Spec) (*Process, error) {
 		if err != nil {
 			return nil, fmt.Errorf("stdout pipe: %w", err)
 		}
-		p.output, p.cmd.Stdout, stdoutW = newOutput(), w, w
+		widen(r)
+		p.output, p.cmd.Stdout, stdoutW = newOutput(Backlog, s.Discard), w, w
 		p.pipes = append(p.pipes, r)
 		dst := io.Writer(s.Stdout)
 		if s.Discard {
@@ -114,12 +116,24 @@ func Start(s Spec) (*Process, error) {
 	return p, nil
 }
 
+// pipeSize is how much the agent may write to its stdout before the pump
+// reads it: a pipe's default, 64 KiB, makes a flood of output cross in
+// many small, alternating steps.
+const pipeSize = 1 << 20
+
+// widen makes a pipe hold pipeSize bytes, where the system allows it.
+func widen(f *os.File) {
+	if raw, err := f.SyscallConn(); err == nil {
+		_ = raw.Control(func(fd uintptr) { _, _ = unix.FcntlInt(fd, unix.F_SETPIPE_SZ, pipeSize) })
+	}
+}
+
 // pumpStdout is the hot path: one read, one write, then the copy is queued.
 // Nothing here waits for the reader of the copy.
 func (p *Process) pumpStdout(r *os.File, dst io.Writer) {
 	defer p.pumps.Done()
 	defer p.output.close()
-	buf := make([]byte, 64<<10)
+	buf := p.output.buffer()
 	for {
 		n, err := r.Read(buf)
 		if n > 0 {
@@ -132,7 +146,7 @@ func (p *Process) pumpStdout(r *os.File, dst io.Writer) {
 					r.Close()
 				}
 			}
-			p.output.push(bytes.Clone(buf[:n]), at)
+			buf = p.output.pushRead(buf, n, at)
 		}
 		if err != nil {
 			return

@@ -45,6 +45,7 @@ const (
 	StderrTail      = attribute.Key("cursor.stderr_tail")
 	InvalidLines    = attribute.Key("cursor.stream.invalid_lines")
 	UnknownEvents   = attribute.Key("cursor.stream.unknown_events")
+	UntracedBytes   = attribute.Key("cursor.stream.untraced_bytes")
 	ModelCallID     = attribute.Key("cursor.model_call_id")
 	ToolCalls       = attribute.Key("cursor.tool_calls")
 	FirstTokenMs    = attribute.Key("cursor.time_to_first_token_ms")

@@ -485,6 +485,27 @@ func TestFinishWithoutStream(t *testing.T) {
 	}
 }
 
+// Output the tracer fell behind on and never read is said on the session,
+// in bytes; a run that lost none says nothing of it.
+func TestFinishCountsUntracedOutput(t *testing.T) {
+	for _, untraced := range []int64{0, 123456} {
+		exp := tracetest.NewInMemoryExporter()
+		tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+		rec := NewRecorder(context.Background(), tp.Tracer("test"), Options{})
+		t0 := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+		rec.Begin(t0)
+		rec.Record(parse.Decode([]byte(`{"type":"system","subtype":"init","session_id":"s"}`), 1), t0)
+		rec.Finish(End{Time: t0.Add(time.Second), UntracedBytes: untraced})
+		want := ""
+		if untraced > 0 {
+			want = "123456"
+		}
+		if got := attr(exp.GetSpans()[0], UntracedBytes); got != want {
+			t.Errorf("untraced %d: %s = %q, want %q", untraced, UntracedBytes, got, want)
+		}
+	}
+}
+
 // A stream time earlier than the session's start (clock skew, a clock set
 // back) does not put a model call before its session.
 func TestNothingStartsBeforeTheSession(t *testing.T) {

@@ -264,6 +264,9 @@ func (s *session) finish(end End) {
 	if s.unknow > 0 {
 		attrs = append(attrs, UnknownEvents.Int(s.unknow))
 	}
+	if end.UntracedBytes > 0 {
+		attrs = append(attrs, UntracedBytes.Int64(end.UntracedBytes))
+	}
 	if s.rec.opts.CaptureContent && s.prompt.b.Len() > 0 {
 		attrs = append(attrs, InputMessages.String(messages("user", s.rec.text(s.prompt.String(), s.rec.opts.MaxContent))))
 	}
