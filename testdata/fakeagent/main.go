@@ -12,6 +12,11 @@
 //	                      startedAtMs, completedAtMs) to now, on the scale of
 //	                      FAKEAGENT_SPEED, so that each line's times agree
 //	                      with when it is written, as a live agent's do
+//	FAKEAGENT_FLOOD       write the recording this many times over, each
+//	                      copy in one write and no pause: an agent flooding
+//	                      its stdout
+//	FAKEAGENT_GATES       line numbers, comma-separated: before writing each,
+//	                      read one byte from stdin (the test opens the gate)
 //	FAKEAGENT_TIMES       a file to append "line unix-nanoseconds" to after
 //	                      each line is written
 //	FAKEAGENT_RECORD      a file to write {args, stdin, env} to
@@ -112,6 +117,14 @@ func writeStream(path, format string) error {
 	if err != nil {
 		return err
 	}
+	if n, _ := strconv.Atoi(os.Getenv("FAKEAGENT_FLOOD")); n > 0 && format == "stream-json" {
+		for range n {
+			if _, err := os.Stdout.Write(data); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	lines := splitLines(data)
 	if format != "stream-json" {
 		for _, l := range lines {
@@ -134,8 +147,19 @@ func writeStream(path, format string) error {
 		speed = 100
 	}
 	fixed, _ := time.ParseDuration(os.Getenv("FAKEAGENT_LINE_DELAY"))
+	gates := map[int]bool{}
+	for _, g := range strings.Split(os.Getenv("FAKEAGENT_GATES"), ",") {
+		if n, err := strconv.Atoi(g); err == nil {
+			gates[n] = true
+		}
+	}
 	var prev int64
 	for i, l := range lines {
+		if gates[i+1] {
+			if _, err := os.Stdin.Read(make([]byte, 1)); err != nil {
+				return fmt.Errorf("gate before line %d: %w", i+1, err)
+			}
+		}
 		if fixed > 0 {
 			time.Sleep(fixed)
 		} else if ts := timestamp(l); ts > 0 {
