@@ -3,6 +3,7 @@ package spanmap
 import (
 	"context"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -482,6 +483,50 @@ func TestFinishWithoutStream(t *testing.T) {
 				t.Errorf("%s = %q, want it only on a failed run", StderrTail, got)
 			}
 		})
+	}
+}
+
+// A session of thousands of model calls keeps no more than its open spans
+// and a bounded list of ended ids; a late tool call naming a model call
+// that ended (and is remembered) still goes under it.
+func TestLongSessionStateIsBounded(t *testing.T) {
+	exp := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+	rec := NewRecorder(context.Background(), tp.Tracer("test"), Options{})
+	line := 0
+	record := func(format string, args ...any) {
+		line++
+		rec.Record(parse.Decode(fmt.Appendf(nil, format, args...), line), time.Time{})
+	}
+	record(`{"type":"system","subtype":"init","session_id":"s"}`)
+	const calls = 3 * maxEnded
+	ts := int64(1790000000000)
+	for i := range calls {
+		ts += 10
+		record(`{"type":"tool_call","subtype":"started","call_id":"c%d","tool_call":{"lsToolCall":{"args":{}}},"model_call_id":"m%d","timestamp_ms":%d}`, i, i, ts)
+		record(`{"type":"tool_call","subtype":"completed","call_id":"c%d","tool_call":{"lsToolCall":{"result":{"success":{}}}},"model_call_id":"m%d","timestamp_ms":%d}`, i, i, ts+1)
+	}
+	if got := len(rec.sess.calls); got > len(rec.sess.open)+maxEnded {
+		t.Errorf("%d model calls remembered after %d, want at most %d", got, calls, len(rec.sess.open)+maxEnded)
+	}
+	late := calls - 2 // ended, and among the ids remembered
+	record(`{"type":"tool_call","subtype":"completed","call_id":"late","tool_call":{"lsToolCall":{"result":{"success":{}}}},"model_call_id":"m%d","timestamp_ms":%d}`, late, ts+2)
+	rec.Finish(End{})
+
+	spans := exp.GetSpans()
+	if want := 1 + 2*calls + 1; len(spans) != want {
+		t.Fatalf("%d spans, want %d", len(spans), want)
+	}
+	var parentID string
+	for _, s := range spans {
+		if attr(s, ToolCallID) == "late" {
+			parentID = s.Parent.SpanID().String()
+		}
+	}
+	for _, s := range spans {
+		if attr(s, ModelCallID) == fmt.Sprintf("m%d", late) && s.SpanContext.SpanID().String() != parentID {
+			t.Errorf("the late tool call is not under model call m%d", late)
+		}
 	}
 }
 

@@ -33,7 +33,8 @@ type session struct {
 	convID  string
 
 	current *modelCall            // the model call new output belongs to
-	calls   map[string]*modelCall // model calls by model_call_id
+	calls   map[string]*modelCall // model calls by model_call_id; ended ones as forget leaves them
+	ended   []string              // ids of ended model calls, oldest first
 	open    []*modelCall          // model calls not yet ended
 	tools   map[string]*toolCall  // tool calls started and not completed, by call_id
 
@@ -234,6 +235,28 @@ func (s *session) endModelCall(mc *modelCall) {
 	if i := slices.Index(s.open, mc); i >= 0 {
 		s.open = slices.Delete(s.open, i, i+1)
 		mc.end()
+		s.forget(mc)
+	}
+}
+
+// maxEnded is how many ended model calls a session remembers by id.
+const maxEnded = 1024
+
+// forget keeps of an ended model call only what a late event for it needs,
+// its id and span context, so that a session's state is its open spans
+// and a bounded list of ids, however long it runs. Past maxEnded, the
+// oldest ids are forgotten: an event naming one opens a new model call.
+func (s *session) forget(mc *modelCall) {
+	if mc.id == "" {
+		return
+	}
+	ctx := trace.ContextWithSpanContext(s.ctx, mc.span.SpanContext())
+	s.calls[mc.id] = &modelCall{sess: s, id: mc.id, ctx: ctx, span: trace.SpanFromContext(ctx),
+		start: mc.start, last: mc.last, superseded: true}
+	s.ended = append(s.ended, mc.id)
+	if len(s.ended) > maxEnded {
+		delete(s.calls, s.ended[0])
+		s.ended = slices.Delete(s.ended, 0, 1)
 	}
 }
 
