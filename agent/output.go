@@ -17,8 +17,8 @@ const Backlog = 8 << 20
 const readSize = 256 << 10
 
 // Output is a copy of the agent's stdout for a reader off the hot path.
-// The pump that forwards stdout pushes each chunk here and never waits.
-// Read returns at most one chunk per call, so that Arrival names the chunk
+// The pump that forwards stdout pushes each chunk here and does not wait
+// for the reader. Read returns at most one chunk per call, so that Arrival names the chunk
 // the reader last read from.
 //
 // When the queue is full, chunks are dropped. The reader then sees the
