@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -20,22 +19,12 @@ import (
 // redacted and exported over OTLP/gRPC to a receiver on this machine.
 // (go run ./bench measures the built binary beside cat and jq.)
 func BenchmarkReplayExport(b *testing.B) {
-	examples, _ := filepath.Glob("examples/*.ndjson")
-	var recs [][]byte
-	for _, p := range examples {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			b.Fatal(err)
-		}
-		recs = append(recs, data)
-	}
-	var stream bytes.Buffer
-	counts, err := synth.Mix(&stream, 20<<20, recs, synth.Counts{})
+	stream, counts, err := synth.MixOf(20<<20, "examples/*.ndjson")
 	if err != nil {
 		b.Fatal(err)
 	}
 	path := filepath.Join(b.TempDir(), "stream.ndjson")
-	if err := os.WriteFile(path, stream.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(path, stream, 0o644); err != nil {
 		b.Fatal(err)
 	}
 	recv := otlptest.StartGRPC(b)

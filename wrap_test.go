@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/cursor-otel/cursor-otel/internal/golden"
+	"github.com/cursor-otel/cursor-otel/internal/lag"
 	"github.com/cursor-otel/cursor-otel/internal/otlptest"
 )
 
@@ -619,45 +620,21 @@ func BenchmarkWrapOverhead(b *testing.B) {
 func TestWrapPassthroughDelay(t *testing.T) {
 	const lines = 200
 	dir := t.TempDir()
-	var stream bytes.Buffer
-	for i := range lines {
-		fmt.Fprintf(&stream, `{"type":"thinking","subtype":"delta","text":"t%d","session_id":"s"}`+"\n", i)
-	}
 	streamPath, times := filepath.Join(dir, "stream.ndjson"), filepath.Join(dir, "times")
-	os.WriteFile(streamPath, stream.Bytes(), 0o644)
+	if err := os.WriteFile(streamPath, lag.Stream(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	recv := otlptest.StartGRPC(t)
 	cmd := exec.Command(binary, streamArgs()...)
 	cmd.Env = withBaseEnv(t, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_AGENT=" + fakeAgent,
 		"FAKEAGENT_STREAM=" + streamPath, "FAKEAGENT_LINE_DELAY=5ms", "FAKEAGENT_TIMES=" + times})
-	stdout, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
+	delays, err := lag.Lines(cmd, times)
+	if err != nil {
 		t.Fatal(err)
-	}
-	var arrived []time.Time
-	r := bufio.NewReader(stdout)
-	for {
-		if _, err := r.ReadBytes('\n'); err != nil {
-			break
-		}
-		arrived = append(arrived, time.Now())
-	}
-	if err := cmd.Wait(); err != nil {
-		t.Fatal(err)
-	}
-	written, _ := os.ReadFile(times)
-	var delays []time.Duration
-	for i, line := range strings.Split(strings.TrimSpace(string(written)), "\n") {
-		var n int
-		var at int64
-		fmt.Sscan(line, &n, &at)
-		if i < len(arrived) {
-			delays = append(delays, arrived[i].Sub(time.Unix(0, at)))
-		}
 	}
 	if len(delays) != lines {
 		t.Fatalf("%d delays for %d lines", len(delays), lines)
 	}
-	slices.Sort(delays)
 	median, worst := delays[len(delays)/2], delays[len(delays)-1]
 	t.Logf("passthrough delay over %d lines: median %v, p99 %v, worst %v", lines, median, delays[len(delays)*99/100], worst)
 	// A hot path that waited 10 ms a line measured a 15 ms median; the worst

@@ -15,23 +15,7 @@ import (
 // recordings are the recorded streams the generated one is built from:
 // this project's examples and, when present, the real recordings beside it.
 func recordings() ([][]byte, error) {
-	var paths []string
-	for _, pattern := range []string{"examples/*.ndjson", "../shared/fixtures/real/*.ndjson"} {
-		found, _ := filepath.Glob(pattern)
-		paths = append(paths, found...)
-	}
-	var out [][]byte
-	for _, p := range paths {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return nil, fmt.Errorf("read recording: %w", err)
-		}
-		if len(b) > 0 && b[len(b)-1] != '\n' {
-			b = append(b, '\n')
-		}
-		out = append(out, b)
-	}
-	return out, nil
+	return synth.Recordings("examples/*.ndjson", "../shared/fixtures/real/*.ndjson")
 }
 
 // arrived counts the session and tool spans among names.

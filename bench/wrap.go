@@ -1,20 +1,18 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/cursor-otel/cursor-otel/internal/lag"
 	"github.com/cursor-otel/cursor-otel/internal/otlptest"
 )
 
@@ -57,51 +55,15 @@ func (w wrapper) cost() (alone, wrapped time.Duration, err error) {
 // delays are how long each of lines lines, written 5 ms apart, took from
 // the agent's write to cursor-otel's stdout, sorted.
 func (w wrapper) delays(dir string, lines int) ([]time.Duration, error) {
-	var b bytes.Buffer
-	for i := range lines {
-		fmt.Fprintf(&b, `{"type":"thinking","subtype":"delta","text":"t%d","session_id":"s"}`+"\n", i)
-	}
 	path, times := filepath.Join(dir, "delay.ndjson"), filepath.Join(dir, "times")
 	os.Remove(times)
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(path, lag.Stream(lines), 0o644); err != nil {
 		return nil, err
 	}
 	cmd := exec.Command(w.binary, streamArgs...)
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "OTEL_EXPORTER_OTLP_ENDPOINT=" + w.recv.Endpoint, "CURSOR_OTEL_AGENT=" + w.agent,
 		"FAKEAGENT_STREAM=" + path, "FAKEAGENT_LINE_DELAY=5ms", "FAKEAGENT_TIMES=" + times}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	var arrived []time.Time
-	r := bufio.NewReader(stdout)
-	for {
-		if _, err := r.ReadBytes('\n'); err != nil {
-			break
-		}
-		arrived = append(arrived, time.Now())
-	}
-	if err := cmd.Wait(); err != nil {
-		return nil, fmt.Errorf("wrapped run: %w", err)
-	}
-	written, err := os.ReadFile(times)
-	if err != nil {
-		return nil, err
-	}
-	var out []time.Duration
-	for i, line := range strings.Split(strings.TrimSpace(string(written)), "\n") {
-		var n int
-		var at int64
-		if _, err := fmt.Sscan(line, &n, &at); err != nil || i >= len(arrived) {
-			return nil, fmt.Errorf("line %d of the times: %q", i+1, line)
-		}
-		out = append(out, arrived[i].Sub(time.Unix(0, at)))
-	}
-	slices.Sort(out)
-	return out, nil
+	return lag.Lines(cmd, times)
 }
 
 // exitDelays is how much later a small run ends through cursor-otel than

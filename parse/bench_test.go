@@ -3,17 +3,26 @@ package parse
 import (
 	"bytes"
 	"io"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/cursor-otel/cursor-otel/internal/synth"
 )
 
-// BenchmarkDecoder reads a 1,000-model-call stream (about 20 MB): the
-// throughput figure in the README.
-func BenchmarkDecoder(b *testing.B) {
-	stream := synth.Stream(1000)
+// BenchmarkDecoder reads a 1,000-model-call stream (about 20 MB).
+func BenchmarkDecoder(b *testing.B) { benchDecode(b, synth.Stream(1000)) }
+
+// BenchmarkDecoderMix reads 20 MB of many sessions: the examples and
+// generated thinking-heavy, tool-heavy and balanced ones (what go run
+// ./bench replays).
+func BenchmarkDecoderMix(b *testing.B) {
+	stream, _, err := synth.MixOf(20<<20, "../examples/*.ndjson")
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchDecode(b, stream)
+}
+
+func benchDecode(b *testing.B, stream []byte) {
 	b.SetBytes(int64(len(stream)))
 	b.ReportAllocs()
 	for b.Loop() {
@@ -37,38 +46,4 @@ func BenchmarkDecoderHugeLine(b *testing.B) {
 			b.Fatalf("got %v, %v", ev, err)
 		}
 	}
-}
-
-// BenchmarkDecoderMix reads 20 MB of many sessions: the examples and
-// generated thinking-heavy, tool-heavy and balanced ones (what go run
-// ./bench replays).
-func BenchmarkDecoderMix(b *testing.B) {
-	stream := mixStream(b)
-	b.SetBytes(int64(len(stream)))
-	b.ReportAllocs()
-	for b.Loop() {
-		dec := NewDecoder(bytes.NewReader(stream))
-		for {
-			if _, err := dec.Next(); err == io.EOF {
-				break
-			}
-		}
-	}
-}
-
-func mixStream(b *testing.B) []byte {
-	paths, _ := filepath.Glob("../examples/*.ndjson")
-	var recs [][]byte
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			b.Fatal(err)
-		}
-		recs = append(recs, data)
-	}
-	var stream bytes.Buffer
-	if _, err := synth.Mix(&stream, 20<<20, recs, synth.Counts{}); err != nil {
-		b.Fatal(err)
-	}
-	return stream.Bytes()
 }

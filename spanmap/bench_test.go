@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -44,22 +42,12 @@ func BenchmarkReplay(b *testing.B) {
 // decoded beforehand, mapped to spans and batched into a no-op exporter.
 // Throughput is of the stream the events came from.
 func BenchmarkRecord(b *testing.B) {
-	paths, _ := filepath.Glob("../examples/*.ndjson")
-	var recs [][]byte
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			b.Fatal(err)
-		}
-		recs = append(recs, data)
-	}
-	var stream bytes.Buffer
-	counts, err := synth.Mix(&stream, 20<<20, recs, synth.Counts{})
+	stream, counts, err := synth.MixOf(20<<20, "../examples/*.ndjson")
 	if err != nil {
 		b.Fatal(err)
 	}
 	var events []parse.Event
-	dec := parse.NewDecoder(&stream)
+	dec := parse.NewDecoder(bytes.NewReader(stream))
 	for {
 		ev, err := dec.Next()
 		if err == io.EOF {

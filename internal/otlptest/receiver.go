@@ -213,15 +213,7 @@ func startGRPC(t testing.TB, cfg *tls.Config) *Receiver {
 // ListenGRPC starts a gRPC receiver on addr, behind TLS when cfg is not
 // nil, for use outside a test (the benchmarks); Stop stops it.
 func ListenGRPC(addr string, cfg *tls.Config) (*Receiver, error) {
-	lis, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, fmt.Errorf("listen: %w", err)
-	}
-	r := &Receiver{Endpoint: "http://" + lis.Addr().String()}
-	if cfg != nil {
-		r.Endpoint = "https://" + lis.Addr().String()
-	}
-	serve := func(lis net.Listener) func() {
+	return listen(addr, cfg != nil, func(r *Receiver, lis net.Listener) func() {
 		opts := []grpc.ServerOption{grpc.StatsHandler(compressionSeen{r})}
 		if cfg != nil {
 			opts = append(opts, grpc.Creds(credentials.NewTLS(cfg)))
@@ -230,15 +222,28 @@ func ListenGRPC(addr string, cfg *tls.Config) (*Receiver, error) {
 		collectorpb.RegisterTraceServiceServer(srv, &grpcService{r: r})
 		go func() { _ = srv.Serve(lis) }()
 		return srv.Stop
+	})
+}
+
+// listen starts a receiver that serve serves on addr, and that Restart
+// serves again on the same address; serve returns what stops it.
+func listen(addr string, secure bool, serve func(*Receiver, net.Listener) func()) (*Receiver, error) {
+	lis, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("listen: %w", err)
 	}
-	r.stop = serve(lis)
 	bound := lis.Addr().String()
+	r := &Receiver{Endpoint: "http://" + bound}
+	if secure {
+		r.Endpoint = "https://" + bound
+	}
+	r.stop = serve(r, lis)
 	r.serve = func() (func(), error) {
 		lis, err := net.Listen("tcp", bound)
 		if err != nil {
 			return nil, fmt.Errorf("listen again: %w", err)
 		}
-		return serve(lis), nil
+		return serve(r, lis), nil
 	}
 	return r, nil
 }
@@ -271,15 +276,7 @@ func StartHTTPTLS(t testing.TB, cfg *tls.Config) *Receiver { return startHTTP(t,
 
 func startHTTP(t testing.TB, cfg *tls.Config) *Receiver {
 	t.Helper()
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &Receiver{Endpoint: "http://" + lis.Addr().String()}
-	if cfg != nil {
-		r.Endpoint = "https://" + lis.Addr().String()
-	}
-	serve := func(lis net.Listener) func() {
+	r, err := listen("127.0.0.1:0", cfg != nil, func(r *Receiver, lis net.Listener) func() {
 		mux := http.NewServeMux()
 		mux.HandleFunc("POST /v1/traces", r.serveHTTP)
 		srv := &http.Server{Handler: mux}
@@ -288,15 +285,9 @@ func startHTTP(t testing.TB, cfg *tls.Config) *Receiver {
 		}
 		go func() { _ = srv.Serve(lis) }()
 		return func() { _ = srv.Close() }
-	}
-	r.stop = serve(lis)
-	bound := lis.Addr().String()
-	r.serve = func() (func(), error) {
-		lis, err := net.Listen("tcp", bound)
-		if err != nil {
-			return nil, fmt.Errorf("listen again: %w", err)
-		}
-		return serve(lis), nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	t.Cleanup(r.Stop)
 	return r

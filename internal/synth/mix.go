@@ -2,9 +2,12 @@ package synth
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -124,4 +127,39 @@ func (g *generator) session(s Shape) {
 	g.line(map[string]any{"type": "assistant", "message": map[string]any{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": "The build is green."}}}, "session_id": g.sid})
 	g.line(map[string]any{"type": "result", "subtype": "success", "duration_ms": g.t - t0, "duration_api_ms": 1000, "is_error": false, "result": "The build is green.", "session_id": g.sid,
 		"usage": map[string]any{"inputTokens": 48210, "outputTokens": 1876, "cacheReadTokens": 0, "cacheWriteTokens": 0}})
+}
+
+// Recordings reads the files matching the patterns, each made to end in a
+// newline so that they can follow one another in a Mix.
+func Recordings(patterns ...string) ([][]byte, error) {
+	var out [][]byte
+	for _, pattern := range patterns {
+		paths, err := filepath.Glob(pattern)
+		if err != nil {
+			return nil, fmt.Errorf("recordings %s: %w", pattern, err)
+		}
+		for _, p := range paths {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return nil, fmt.Errorf("read recording: %w", err)
+			}
+			if len(b) > 0 && b[len(b)-1] != '\n' {
+				b = append(b, '\n')
+			}
+			out = append(out, b)
+		}
+	}
+	return out, nil
+}
+
+// MixOf is a Mix of at least size bytes, in memory, built from the
+// recordings matching the patterns (the benchmarks' stream).
+func MixOf(size int64, patterns ...string) ([]byte, Counts, error) {
+	recs, err := Recordings(patterns...)
+	if err != nil {
+		return nil, Counts{}, err
+	}
+	var b bytes.Buffer
+	counts, err := Mix(&b, size, recs, Counts{})
+	return b.Bytes(), counts, err
 }
