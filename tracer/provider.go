@@ -96,25 +96,23 @@ func New(ctx context.Context, cfg Config) (*Provider, error) {
 		opts = append(opts, sdktrace.WithSpanProcessor(sp))
 	}
 	opts = append(opts, sdktrace.WithSpanProcessor(endCounter{&p.ended}))
+	// Blocking: a long replay waits for the exporter rather than drop spans
+	// from a full queue. (A live run is not slowed by it: its tracer reads a
+	// copy of the agent's output, off the hot path.)
+	batch := []sdktrace.BatchSpanProcessorOption{sdktrace.WithBlocking()}
+	size, spanBytes := sdktrace.DefaultMaxExportBatchSize, 1<<10
+	if n, err := strconv.Atoi(cfg.Getenv("OTEL_BSP_MAX_EXPORT_BATCH_SIZE")); err == nil && n > 0 {
+		size = n
+	}
+	if cfg.MaxSpanBytes > 0 {
+		size, spanBytes = max(1, min(size, maxExportBytes/cfg.MaxSpanBytes)), cfg.MaxSpanBytes
+		batch = append(batch, sdktrace.WithMaxExportBatchSize(size))
+	}
+	held := max(size, min(maxHeldSpans, maxHeldBytes/spanBytes))
 	for _, name := range s.exporters {
-		exp, err := p.newExporter(ctx, name, cfg)
+		exp, err := p.newExporter(ctx, name, cfg, size, held)
 		if err != nil {
 			return nil, err
-		}
-		// Blocking: a long replay waits for the exporter rather than drop
-		// spans from a full queue. (A live run is not slowed by it: its
-		// tracer reads a copy of the agent's output, off the hot path.)
-		batch := []sdktrace.BatchSpanProcessorOption{sdktrace.WithBlocking()}
-		size, spanBytes := sdktrace.DefaultMaxExportBatchSize, 1<<10
-		if n, err := strconv.Atoi(cfg.Getenv("OTEL_BSP_MAX_EXPORT_BATCH_SIZE")); err == nil && n > 0 {
-			size = n
-		}
-		if cfg.MaxSpanBytes > 0 {
-			size, spanBytes = max(1, min(size, maxExportBytes/cfg.MaxSpanBytes)), cfg.MaxSpanBytes
-			batch = append(batch, sdktrace.WithMaxExportBatchSize(size))
-		}
-		if p.guard != nil {
-			p.guard.batchSize, p.guard.holdLimit = size, max(size, min(maxHeldSpans, maxHeldBytes/spanBytes))
 		}
 		opts = append(opts, sdktrace.WithBatcher(exp, batch...))
 	}
@@ -135,7 +133,9 @@ func NewNoExport(ctx context.Context, cfg Config) *Provider {
 	return p
 }
 
-func (p *Provider) newExporter(ctx context.Context, name string, cfg Config) (sdktrace.SpanExporter, error) {
+// newExporter makes the named exporter; an OTLP one behind a guard that
+// sends at most batchSize spans an export and holds at most held.
+func (p *Provider) newExporter(ctx context.Context, name string, cfg Config, batchSize, held int) (sdktrace.SpanExporter, error) {
 	if name == "console" {
 		w := cfg.Console
 		if w == nil {
@@ -153,7 +153,7 @@ func (p *Provider) newExporter(ctx context.Context, name string, cfg Config) (sd
 	if p.settings.protocol == "grpc" {
 		opts := []otlptracegrpc.Option{otlptracegrpc.WithRetry(otlptracegrpc.RetryConfig{
 			Enabled: retry, InitialInterval: backoff, MaxInterval: maxBackoff, MaxElapsedTime: give}),
-			otlptracegrpc.WithDialOption(grpc.WithConnectParams(reconnect))}
+			otlptracegrpc.WithDialOption(grpc.WithConnectParams(reconnect()))}
 		if !p.settings.userEndpoint {
 			opts = append(opts, otlptracegrpc.WithEndpoint(p.settings.endpoint), otlptracegrpc.WithInsecure())
 		}
@@ -169,7 +169,7 @@ func (p *Provider) newExporter(ctx context.Context, name string, cfg Config) (sd
 	if err != nil {
 		return nil, fmt.Errorf("OTLP exporter for %s: %w", p.settings.endpoint, err)
 	}
-	p.guard = newGuard(exp, sdktrace.DefaultMaxExportBatchSize, maxHeldSpans)
+	p.guard = newGuard(exp, batchSize, held)
 	return p.guard, nil
 }
 
@@ -198,9 +198,11 @@ func newResource(ctx context.Context, cfg Config) *resource.Resource {
 // up to two minutes, between attempts, and fails every export meanwhile;
 // a collector beside a CI job restarts in seconds, and the run's spans
 // are held for it (the last retry, at exit, has a second).
-var reconnect = grpc.ConnectParams{
-	Backoff:           backoff.Config{BaseDelay: 100 * time.Millisecond, Multiplier: 1.6, Jitter: 0.2, MaxDelay: 500 * time.Millisecond},
-	MinConnectTimeout: 20 * time.Second, // gRPC's default
+func reconnect() grpc.ConnectParams {
+	return grpc.ConnectParams{
+		Backoff:           backoff.Config{BaseDelay: 100 * time.Millisecond, Multiplier: 1.6, Jitter: 0.2, MaxDelay: 500 * time.Millisecond},
+		MinConnectTimeout: 20 * time.Second, // gRPC's default
+	}
 }
 
 // Tracer is the tracer cursor-otel records with.
