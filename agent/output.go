@@ -7,11 +7,11 @@ import (
 	"time"
 )
 
-// Backlog is the most of the agent's output queued for the tracer. An agent
+// backlog is the most of the agent's output queued for the tracer. An agent
 // that writes faster than the tracer reads (a flood of output, a machine
 // short of CPU) never waits for it: what would go past this is not traced,
 // and counted.
-const Backlog = 8 << 20
+const backlog = 8 << 20
 
 // readSize is the most the pump reads at once.
 const readSize = 256 << 10

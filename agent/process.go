@@ -68,7 +68,7 @@ func Start(s Spec) (*Process, error) {
 			return nil, fmt.Errorf("stdout pipe: %w", err)
 		}
 		widen(r)
-		p.output, p.cmd.Stdout, stdoutW = newOutput(Backlog, s.Discard), w, w
+		p.output, p.cmd.Stdout, stdoutW = newOutput(backlog, s.Discard), w, w
 		p.pipes = append(p.pipes, r)
 		dst := io.Writer(s.Stdout)
 		if s.Discard {
