@@ -50,18 +50,22 @@ func (r *replayCmd) Run(c *cli, s *streams, status *int) error {
 			*status = 1
 		}
 	}
+	// Errors (a summary not written, an export to a named endpoint that
+	// failed) are said even with --quiet and make the status 1; a missing
+	// default collector is a warning. All of it in one line, as wrap says it.
 	report := prov.Shutdown(ctx)
+	var notes []string
 	if reports.err != nil {
-		fmt.Fprintf(s.stderr, "cursor-otel: %v\n", reports.err)
-		*status = 1
+		notes, *status = append(notes, reports.err.Error()), 1
 	}
-	if msg := exportWarning(report); msg != "" {
+	if msg := exportWarning(report); msg != "" && (report.UserEndpoint || !c.Quiet) {
+		notes = append(notes, msg)
 		if report.UserEndpoint {
 			*status = 1
-			fmt.Fprintln(s.stderr, redactor.Redact(msg))
-		} else if !c.Quiet {
-			fmt.Fprintln(s.stderr, redactor.Redact(msg))
 		}
+	}
+	if line := oneLine(notes...); line != "" {
+		fmt.Fprintln(s.stderr, redactor.Redact(line))
 	}
 	return nil
 }

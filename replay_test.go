@@ -221,6 +221,25 @@ func TestReplayWithNamedCollectorDown(t *testing.T) {
 	}
 }
 
+// A summary that cannot be written and an export that failed are one
+// line on stderr, not two; either makes the status 1.
+func TestReplayOneLineForEverythingWrong(t *testing.T) {
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := lis.Addr().String()
+	lis.Close()
+	summary := t.TempDir() // a directory: appending to it fails
+	r := runBinary(t, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=http://" + addr}, nil, "replay", "--quiet", "--summary", summary, "examples/failed-run.ndjson")
+	if r.exit != 1 {
+		t.Errorf("exit %d, want 1", r.exit)
+	}
+	if strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, "write the summary") || !strings.Contains(r.stderr, "6 of 6 spans not exported") {
+		t.Errorf("stderr = %q; want one line saying both", r.stderr)
+	}
+}
+
 func TestReplayMissingFile(t *testing.T) {
 	recv := otlptest.StartGRPC(t)
 	r := runBinary(t, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint}, nil, "replay", "--quiet", "missing.ndjson", "examples/failed-run.ndjson")
