@@ -31,12 +31,10 @@ var replayTime = time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
 // replay does, and returns the exported spans.
 func record(t testing.TB, r io.Reader, opts Options) tracetest.SpanStubs {
 	t.Helper()
-	exp := tracetest.NewInMemoryExporter()
-	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
 	if opts.Now == nil {
 		opts.Now = func() time.Time { return replayTime }
 	}
-	rec := NewRecorder(context.Background(), tp.Tracer("test"), opts)
+	rec, exp := newTestRecorder(opts)
 	dec := parse.NewDecoder(r)
 	for {
 		ev, err := dec.Next()
@@ -50,6 +48,13 @@ func record(t testing.TB, r io.Reader, opts Options) tracetest.SpanStubs {
 	}
 	rec.Finish(End{})
 	return exp.GetSpans()
+}
+
+// newTestRecorder records into an in-memory exporter, each span as it ends.
+func newTestRecorder(opts Options) (*Recorder, *tracetest.InMemoryExporter) {
+	exp := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+	return NewRecorder(context.Background(), tp.Tracer("test"), opts), exp
 }
 
 func recordFile(t testing.TB, path string, opts Options) tracetest.SpanStubs {
@@ -378,9 +383,7 @@ func TestTimesFromNeighbours(t *testing.T) {
 
 // Read live, an event without a time of its own is placed when it was read.
 func TestLiveReadTimes(t *testing.T) {
-	exp := tracetest.NewInMemoryExporter()
-	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
-	rec := NewRecorder(context.Background(), tp.Tracer("test"), Options{})
+	rec, exp := newTestRecorder(Options{})
 	t0 := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	rec.Begin(t0)
 	lines := []string{
@@ -431,9 +434,7 @@ func TestFinishStatus(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			exp := tracetest.NewInMemoryExporter()
-			tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
-			rec := NewRecorder(context.Background(), tp.Tracer("test"), Options{})
+			rec, exp := newTestRecorder(Options{})
 			dec := parse.NewDecoder(strings.NewReader(tt.stream))
 			for ev, err := dec.Next(); err == nil; ev, err = dec.Next() {
 				rec.Record(ev, time.Time{})
@@ -465,9 +466,7 @@ func TestFinishWithoutStream(t *testing.T) {
 		{"exit 2", &two, true, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			exp := tracetest.NewInMemoryExporter()
-			tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
-			rec := NewRecorder(context.Background(), tp.Tracer("test"), Options{})
+			rec, exp := newTestRecorder(Options{})
 			t0 := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 			rec.Begin(t0)
 			rec.Finish(End{Time: t0.Add(time.Second), ExitCode: tt.exit, NoStream: true, StderrTail: "Error: not logged in"})
@@ -490,9 +489,7 @@ func TestFinishWithoutStream(t *testing.T) {
 // and a bounded list of ended ids; a late tool call naming a model call
 // that ended (and is remembered) still goes under it.
 func TestLongSessionStateIsBounded(t *testing.T) {
-	exp := tracetest.NewInMemoryExporter()
-	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
-	rec := NewRecorder(context.Background(), tp.Tracer("test"), Options{})
+	rec, exp := newTestRecorder(Options{})
 	line := 0
 	record := func(format string, args ...any) {
 		line++
@@ -534,9 +531,7 @@ func TestLongSessionStateIsBounded(t *testing.T) {
 // in bytes; a run that lost none says nothing of it.
 func TestFinishCountsUntracedOutput(t *testing.T) {
 	for _, untraced := range []int64{0, 123456} {
-		exp := tracetest.NewInMemoryExporter()
-		tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
-		rec := NewRecorder(context.Background(), tp.Tracer("test"), Options{})
+		rec, exp := newTestRecorder(Options{})
 		t0 := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 		rec.Begin(t0)
 		rec.Record(parse.Decode([]byte(`{"type":"system","subtype":"init","session_id":"s"}`), 1), t0)
@@ -554,9 +549,7 @@ func TestFinishCountsUntracedOutput(t *testing.T) {
 // A stream time earlier than the session's start (clock skew, a clock set
 // back) does not put a model call before its session.
 func TestNothingStartsBeforeTheSession(t *testing.T) {
-	exp := tracetest.NewInMemoryExporter()
-	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
-	rec := NewRecorder(context.Background(), tp.Tracer("test"), Options{})
+	rec, exp := newTestRecorder(Options{})
 	t0 := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	rec.Begin(t0)
 	rec.Record(parse.Decode([]byte(`{"type":"assistant","message":{"content":"hi"},"model_call_id":"m","timestamp_ms":1758000000000}`), 1), t0.Add(time.Second))
