@@ -36,7 +36,6 @@ type modelCall struct {
 // thinkingPhase is one run of thinking deltas, recorded as one span event.
 type thinkingPhase struct {
 	start, last time.Time
-	firstOutput time.Time // the model's first thinking, text or tool call
 	deltas      int
 	text        boundedText
 }

@@ -166,7 +166,7 @@ func checkInvariants(t *testing.T, spans tracetest.SpanStubs) {
 func attr(s tracetest.SpanStub, k attribute.Key) string {
 	for _, a := range s.Attributes {
 		if a.Key == k {
-			return a.Value.Emit()
+			return a.Value.String()
 		}
 	}
 	return ""
@@ -347,8 +347,8 @@ func TestRedactIsAppliedToRecordedText(t *testing.T) {
 	for _, s := range spans {
 		all := append(append([]attribute.KeyValue{}, s.Attributes...), eventAttrs(s)...)
 		for _, a := range all {
-			if strings.Contains(a.Value.Emit(), "hunter2") {
-				t.Errorf("%s: %s = %q leaks the secret", s.Name, a.Key, a.Value.Emit())
+			if strings.Contains(a.Value.String(), "hunter2") {
+				t.Errorf("%s: %s = %q leaks the secret", s.Name, a.Key, a.Value.String())
 			}
 		}
 		if strings.Contains(s.Status.Description, "hunter2") {

@@ -132,7 +132,7 @@ func detail(s sdktrace.ReadOnlySpan) string {
 }
 
 func value(s sdktrace.ReadOnlySpan, k attribute.Key) string {
-	return spanmap.Value(s.Attributes(), k).Emit()
+	return spanmap.Value(s.Attributes(), k).String()
 }
 
 func millis(v string) time.Duration {

@@ -46,7 +46,7 @@ func kvsFromSDK(attrs []attribute.KeyValue) []KV {
 		case attribute.STRING:
 			v = strconv.Quote(a.Value.AsString())
 		default:
-			v = a.Value.Emit()
+			v = a.Value.String()
 		}
 		kvs = append(kvs, KV{Key: string(a.Key), Value: v})
 	}
