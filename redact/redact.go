@@ -97,6 +97,9 @@ func New(opts Options) *Redactor {
 	}
 	var lits []string
 	for _, l := range opts.Literals {
+		// Text is made valid UTF-8 before it is searched, so a value is
+		// too: a secret's invalid bytes are then found as they read.
+		l = strings.ToValidUTF8(l, "\ufffd")
 		if len(l) >= minLiteral && !strings.Contains(Mask, l) && !slices.Contains(lits, l) {
 			lits = append(lits, l)
 		}
@@ -114,10 +117,14 @@ func New(opts Options) *Redactor {
 }
 
 // Redact returns s with every secret masked. The result is valid UTF-8.
+// Invalid bytes become U+FFFD before anything is searched, not after: a
+// secret must be masked in the text as it will be read, or redacting the
+// result again would find what the first pass missed.
 func (r *Redactor) Redact(s string) string {
 	if s == "" {
 		return s
 	}
+	s = strings.ToValidUTF8(s, "\ufffd")
 	if r.literals != nil {
 		s = r.literals.Replace(s)
 	}
@@ -139,7 +146,9 @@ func (r *Redactor) Redact(s string) string {
 			s, lower = out, ""
 		}
 	}
-	return strings.ToValidUTF8(s, "\ufffd")
+	// A valid value found in valid text starts and ends on rune
+	// boundaries, and so does a regular-expression match: s stays valid.
+	return s
 }
 
 func containsAny(s string, words []string) bool {
