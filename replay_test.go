@@ -199,17 +199,12 @@ func TestReplayWithNoCollector(t *testing.T) {
 // An endpoint the user named that cannot be reached is an error: exit 1,
 // one clear line, the tree still printed.
 func TestReplayWithNamedCollectorDown(t *testing.T) {
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := lis.Addr().String()
-	lis.Close() // nothing listens there now
-	r := runBinary(t, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=http://" + addr}, nil, "replay", "examples/failed-run.ndjson")
+	down := otlptest.Down(t)
+	r := runBinary(t, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + down}, nil, "replay", "examples/failed-run.ndjson")
 	if r.exit != 1 {
 		t.Errorf("exit %d, want 1", r.exit)
 	}
-	want := "cursor-otel: export to http://" + addr + " failed: Unavailable: connection refused; 6 of 6 spans not exported\n"
+	want := "cursor-otel: export to " + down + " failed: Unavailable: connection refused; 6 of 6 spans not exported\n"
 	if r.stderr != want {
 		t.Errorf("stderr = %q\nwant     %q", r.stderr, want)
 	}
@@ -224,14 +219,9 @@ func TestReplayWithNamedCollectorDown(t *testing.T) {
 // A summary that cannot be written and an export that failed are one
 // line on stderr, not two; either makes the status 1.
 func TestReplayOneLineForEverythingWrong(t *testing.T) {
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := lis.Addr().String()
-	lis.Close()
+	down := otlptest.Down(t)
 	summary := t.TempDir() // a directory: appending to it fails
-	r := runBinary(t, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=http://" + addr}, nil, "replay", "--quiet", "--summary", summary, "examples/failed-run.ndjson")
+	r := runBinary(t, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + down}, nil, "replay", "--quiet", "--summary", summary, "examples/failed-run.ndjson")
 	if r.exit != 1 {
 		t.Errorf("exit %d, want 1", r.exit)
 	}

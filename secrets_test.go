@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -125,12 +124,7 @@ func TestSecretsNeverLeave(t *testing.T) {
 // Replay's tree and warnings are redacted too, the collector's URL
 // credentials among them.
 func TestSecretsNeverPrinted(t *testing.T) {
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := lis.Addr().String()
-	lis.Close()
+	addr := strings.TrimPrefix(otlptest.Down(t), "http://")
 	r := runBinary(t, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=http://ci:" + secrets["OTLP URL credential"] + "@" + addr}, nil,
 		"--capture-content", "replay", secretStream(t))
 	for name, secret := range secrets {

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -558,11 +557,7 @@ func TestWrapForwardsSignals(t *testing.T) {
 // on stderr (none with --quiet).
 func TestWrapNeverInTheWay(t *testing.T) {
 	fix, _ := os.ReadFile("examples/fix-failing-test.ndjson")
-	closed, _ := net.Listen("tcp", "127.0.0.1:0")
-	down := "http://" + closed.Addr().String()
-	closed.Close()
-	hanging, _ := net.Listen("tcp", "127.0.0.1:0") // accepts, never answers
-	defer hanging.Close()
+	down, hanging := otlptest.Down(t), otlptest.Hanging(t)
 	for _, tt := range []struct {
 		name     string
 		endpoint string
@@ -570,7 +565,7 @@ func TestWrapNeverInTheWay(t *testing.T) {
 		warn     bool
 	}{
 		{"collector down", down, streamArgs(), true},
-		{"collector hanging", "http://" + hanging.Addr().String(), streamArgs(), true},
+		{"collector hanging", hanging, streamArgs(), true},
 		{"collector down, --quiet", down, append([]string{"--quiet"}, streamArgs()...), false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -70,17 +69,15 @@ func (w wrapper) delays(dir string, lines int) ([]time.Duration, error) {
 // alone when the named collector is down, refusing or hanging: the worst
 // of several runs.
 func (w wrapper) exitDelays() (map[string]time.Duration, error) {
-	closed, err := net.Listen("tcp", "127.0.0.1:0")
+	down, err := otlptest.ListenDown()
 	if err != nil {
 		return nil, err
 	}
-	down := "http://" + closed.Addr().String()
-	closed.Close()
-	hanging, err := net.Listen("tcp", "127.0.0.1:0") // accepts, never answers
+	hanging, stopHanging, err := otlptest.ListenHanging()
 	if err != nil {
 		return nil, err
 	}
-	defer hanging.Close()
+	defer stopHanging()
 	refusing, err := otlptest.ListenGRPC("127.0.0.1:0", nil)
 	if err != nil {
 		return nil, err
@@ -90,7 +87,7 @@ func (w wrapper) exitDelays() (map[string]time.Duration, error) {
 
 	out := map[string]time.Duration{}
 	for _, c := range []struct{ name, endpoint string }{
-		{"down", down}, {"refusing", refusing.Endpoint}, {"hanging", "http://" + hanging.Addr().String()},
+		{"down", down}, {"refusing", refusing.Endpoint}, {"hanging", hanging},
 	} {
 		var extra []time.Duration
 		for range max(3, w.runs/10) {

@@ -3,7 +3,6 @@ package tracer
 import (
 	"context"
 	"errors"
-	"net"
 	"slices"
 	"strings"
 	"sync"
@@ -122,13 +121,7 @@ func TestReportSaysWhyAnExportWasRefused(t *testing.T) {
 // A collector that is down costs one failed attempt, not one per batch, and
 // the deadline bounds the whole flush.
 func TestCollectorDown(t *testing.T) {
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := lis.Addr().String()
-	lis.Close()
-	p := newProvider(t, "http://"+addr, time.Second)
+	p := newProvider(t, otlptest.Down(t), time.Second)
 	endSpans(p, 2000)
 	start := time.Now()
 	r := p.Shutdown(context.Background())
@@ -143,12 +136,7 @@ func TestCollectorDown(t *testing.T) {
 // A collector that accepts connections and never answers is cut off at the
 // flush deadline.
 func TestCollectorHangs(t *testing.T) {
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lis.Close()
-	p := newProvider(t, "http://"+lis.Addr().String(), 500*time.Millisecond)
+	p := newProvider(t, otlptest.Hanging(t), 500*time.Millisecond)
 	endSpans(p, 3)
 	start := time.Now()
 	r := p.Shutdown(context.Background())
