@@ -107,8 +107,8 @@ func detail(s sdktrace.ReadOnlySpan) string {
 			add("exit %s", code)
 		}
 	case spanmap.OpChat:
-		if ms := value(s, spanmap.ThinkingMs); ms != "" {
-			add("thinking %s", seconds(millis(ms)))
+		if ms := spanmap.Value(s.Attributes(), spanmap.ThinkingMs); ms.Type() == attribute.INT64 {
+			add("thinking %s", seconds(time.Duration(ms.AsInt64())*time.Millisecond))
 		}
 	case spanmap.OpExecuteTool:
 		if subject := spanmap.ToolSubject(s.Attributes()); subject != "" {
@@ -133,12 +133,6 @@ func detail(s sdktrace.ReadOnlySpan) string {
 
 func value(s sdktrace.ReadOnlySpan, k attribute.Key) string {
 	return spanmap.Value(s.Attributes(), k).String()
-}
-
-func millis(v string) time.Duration {
-	var ms int64
-	fmt.Sscan(v, &ms)
-	return time.Duration(ms) * time.Millisecond
 }
 
 // seconds formats a duration for a column: 0.25s, 9.15s, 14m03s.
