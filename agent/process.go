@@ -11,8 +11,6 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // Spec says how to run the agent.
@@ -80,7 +78,7 @@ func Start(s Spec) (*Process, error) {
 		// A terminal is handed over as it is: the agent sees the user's
 		// terminal. Otherwise stderr is a pipe either way, and this one
 		// keeps the tail for the trace.
-		if !isTerminal(s.Stderr) {
+		if !IsTerminal(s.Stderr) {
 			r, w, err := os.Pipe()
 			if err != nil {
 				return nil, fmt.Errorf("stderr pipe: %w", err)
@@ -114,18 +112,6 @@ func Start(s Spec) (*Process, error) {
 	}
 	go p.forwardSignals()
 	return p, nil
-}
-
-// pipeSize is how much the agent may write to its stdout before the pump
-// reads it: a pipe's default, 64 KiB, makes a flood of output cross in
-// many small, alternating steps.
-const pipeSize = 1 << 20
-
-// widen makes a pipe hold pipeSize bytes, where the system allows it.
-func widen(f *os.File) {
-	if raw, err := f.SyscallConn(); err == nil {
-		_ = raw.Control(func(fd uintptr) { _, _ = unix.FcntlInt(fd, unix.F_SETPIPE_SZ, pipeSize) })
-	}
 }
 
 // pumpStdout is the hot path: one read, one write, then the copy is queued.

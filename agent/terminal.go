@@ -5,20 +5,14 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+	"golang.org/x/term"
 )
-
-// isTerminal says f is a terminal.
-func isTerminal(f *os.File) bool {
-	if f == nil {
-		return false
-	}
-	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
-	return err == nil
-}
 
 // IsTerminal says f is a terminal; cursor-agent infers print mode when its
 // stdout is not one, or its stdin is not.
-func IsTerminal(f *os.File) bool { return isTerminal(f) }
+func IsTerminal(f *os.File) bool {
+	return f != nil && term.IsTerminal(int(f.Fd()))
+}
 
 // terminalSentToGroup says sig most likely came from a terminal key (Ctrl-C,
 // Ctrl-\) to the whole foreground process group, which holds the agent
