@@ -6,18 +6,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"strings"
 
 	"github.com/alecthomas/kong"
 
+	"github.com/cursor-otel/cursor-otel/internal/version"
 	"github.com/cursor-otel/cursor-otel/tracer"
 )
-
-// version is set at build time (-ldflags "-X main.version=…"); otherwise it
-// is the module version Go recorded, or "dev".
-var version = ""
 
 func main() {
 	os.Exit(run(os.Args[0], os.Args[1:]))
@@ -111,16 +107,6 @@ type streams struct {
 type versionCmd struct{}
 
 func (versionCmd) Run(s *streams) error {
-	_, err := fmt.Fprintf(s.stdout, "cursor-otel %s\n", buildVersion())
+	_, err := fmt.Fprintf(s.stdout, "cursor-otel %s\n", version.Read().Long())
 	return err
-}
-
-func buildVersion() string {
-	if version != "" {
-		return version
-	}
-	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
-		return info.Main.Version
-	}
-	return "dev"
 }

@@ -292,3 +292,24 @@ func TestVersion(t *testing.T) {
 		t.Errorf("exit %d, stdout %q", r.exit, r.stdout)
 	}
 }
+
+// `go install .` from a checkout, as the README says, gives a binary that
+// names the commit it was built from.
+func TestInstalledVersionNamesTheCommit(t *testing.T) {
+	head, err := exec.Command("git", "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Skipf("not a git checkout: %v", err)
+	}
+	gobin := t.TempDir()
+	install := exec.Command("go", "install", ".")
+	// Go's own default, -buildvcs=auto: a Go installed from go.dev has it;
+	// this machine's GOROOT/go.env says -buildvcs=false.
+	install.Env = append(os.Environ(), "GOBIN="+gobin, "GOFLAGS=-buildvcs=auto")
+	if out, err := install.CombinedOutput(); err != nil {
+		t.Fatalf("go install .: %v\n%s", err, out)
+	}
+	r := runCommand(t, filepath.Join(gobin, "cursor-otel"), nil, nil, "version")
+	if want := "commit " + strings.TrimSpace(string(head)); r.exit != 0 || !strings.Contains(r.stdout, want) {
+		t.Errorf("version printed %q (exit %d), want it to name %q", r.stdout, r.exit, want)
+	}
+}

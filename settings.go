@@ -11,6 +11,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 
 	"github.com/cursor-otel/cursor-otel/ci"
+	"github.com/cursor-otel/cursor-otel/internal/version"
 	"github.com/cursor-otel/cursor-otel/redact"
 	"github.com/cursor-otel/cursor-otel/spanmap"
 	"github.com/cursor-otel/cursor-otel/summary"
@@ -76,7 +77,7 @@ func (c *cli) recording(r *redact.Redactor) spanmap.Options {
 // several values of MaxAttributeLength (arguments, result, messages), so
 // batches are sized to keep every export under the receivers' limit.
 func (c *cli) tracing(r *redact.Redactor, reports *summaryFiles) tracer.Config {
-	cfg := tracer.Config{FlushTimeout: c.FlushTimeout, Version: buildVersion()}
+	cfg := tracer.Config{FlushTimeout: c.FlushTimeout, Version: version.Read().String()}
 	for _, a := range ci.Detect(os.Getenv) {
 		cfg.Resource = append(cfg.Resource, attribute.String(string(a.Key), r.Redact(a.Value.AsString())))
 	}
