@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -168,14 +169,16 @@ func TestCollectorConfigs(t *testing.T) {
 	}
 }
 
-// The CI examples are valid YAML and run the agent through cursor-otel with
-// the collector from secrets.
+// The CI examples are valid YAML, run the agent through cursor-otel with
+// the collector from secrets, and fail their step when the agent fails,
+// though they pipe its output through tee.
 func TestCIExamples(t *testing.T) {
 	var gh struct {
 		Jobs map[string]struct {
 			Steps []struct {
-				Run string            `yaml:"run"`
-				Env map[string]string `yaml:"env"`
+				Run   string            `yaml:"run"`
+				Shell string            `yaml:"shell"`
+				Env   map[string]string `yaml:"env"`
 			} `yaml:"steps"`
 		} `yaml:"jobs"`
 	}
@@ -186,6 +189,15 @@ func TestCIExamples(t *testing.T) {
 			if strings.Contains(s.Run, "cursor-otel") && strings.Contains(s.Run, `--summary "$GITHUB_STEP_SUMMARY"`) {
 				found = s.Env["OTEL_EXPORTER_OTLP_ENDPOINT"] == "${{ secrets.OTEL_EXPORTER_OTLP_ENDPOINT }}" &&
 					s.Env["CURSOR_API_KEY"] == "${{ secrets.CURSOR_API_KEY }}"
+				// GitHub runs a step's script with bash -e, or with
+				// -eo pipefail when the step says shell: bash.
+				flags := []string{"-e"}
+				if s.Shell == "bash" {
+					flags = []string{"--noprofile", "--norc", "-eo", "pipefail"}
+				}
+				if code := runFailingAgentScript(t, flags, s.Run); code == 0 {
+					t.Errorf("github-actions.yml: the step passes when the agent exits 3")
+				}
 			}
 		}
 	}
@@ -200,28 +212,79 @@ func TestCIExamples(t *testing.T) {
 	}
 	readYAML(t, "examples/gitlab-ci.yml", &gl)
 	job, ok := gl["agent"]
-	if !ok || len(job.Script) == 0 || !strings.HasPrefix(job.Script[0], "cursor-otel -- ") || !slices.Contains(job.Artifacts.Paths, job.Variables["CURSOR_OTEL_SUMMARY"]) {
+	i := slices.IndexFunc(job.Script, func(line string) bool { return strings.HasPrefix(line, "cursor-otel -- ") })
+	if !ok || i < 0 || !slices.Contains(job.Artifacts.Paths, job.Variables["CURSOR_OTEL_SUMMARY"]) {
 		t.Errorf("gitlab-ci.yml agent job %+v: want cursor-otel run and its summary kept", job)
+	}
+	// GitLab runs the script's lines in one bash, failing at the first
+	// line that fails.
+	if code := runFailingAgentScript(t, []string{"-e"}, strings.Join(job.Script, "\n")); code == 0 {
+		t.Errorf("gitlab-ci.yml: the job passes when the agent exits 3")
 	}
 }
 
-// The snippet that installs cursor-otel as cursor-agent works, and the
-// result runs the real agent behind it.
-func TestUseAsCursorAgentSnippet(t *testing.T) {
-	home, realAgent := t.TempDir(), t.TempDir()
-	if err := os.Symlink(fakeAgent, filepath.Join(realAgent, "cursor-agent")); err != nil {
+// runFailingAgentScript runs a CI script in bash with flags, where
+// cursor-otel is an agent that fails with status 3, and returns bash's
+// exit status.
+func runFailingAgentScript(t *testing.T, flags []string, script string) int {
+	t.Helper()
+	bin := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bin, "cursor-otel"), []byte("#!/bin/sh\necho '{\"type\":\"result\"}'\nexit 3\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("sh", "examples/use-as-cursor-agent.sh", binary)
-	cmd.Env = []string{"HOME=" + home, "PATH=/usr/bin:/bin"}
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("%v: %s", err, out)
+	cmd := exec.Command("bash", append(flags, "-c", script)...)
+	cmd.Dir = t.TempDir()
+	cmd.Env = []string{"PATH=" + bin + ":/usr/bin:/bin", "GITHUB_STEP_SUMMARY=" + filepath.Join(cmd.Dir, "summary.md")}
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return exit.ExitCode()
 	}
-	link := filepath.Join(home, ".local", "bin", "cursor-agent")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return 0
+}
+
+// The snippet that installs cursor-otel as cursor-agent makes a link in a
+// directory of its own that runs the real agent behind it, never replaces
+// the real agent's link (Cursor's installer puts it in ~/.local/bin), and
+// running it twice is running it once.
+func TestUseAsCursorAgentSnippet(t *testing.T) {
+	home := t.TempDir()
+	realLink := filepath.Join(home, ".local", "bin", "cursor-agent")
+	if err := os.MkdirAll(filepath.Dir(realLink), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(fakeAgent, realLink); err != nil {
+		t.Fatal(err)
+	}
+	install := func(args ...string) (string, error) {
+		cmd := exec.Command("sh", append([]string{"examples/use-as-cursor-agent.sh"}, args...)...)
+		cmd.Env = []string{"HOME=" + home, "PATH=/usr/bin:/bin"}
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	for range 2 {
+		if out, err := install(binary); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+	}
+	link := filepath.Join(home, ".cursor-otel", "bin", "cursor-agent")
 	if target, err := os.Readlink(link); err != nil || target != binary {
 		t.Fatalf("%s -> %q (%v), want %s", link, target, err, binary)
 	}
-	r := runCommand(t, link, []string{"PATH=" + filepath.Dir(link) + ":" + realAgent, "OTEL_TRACES_EXPORTER=none"}, nil, "status")
+	if target, _ := os.Readlink(realLink); target != fakeAgent {
+		t.Errorf("the real agent's link now points to %q", target)
+	}
+	// Asked to install where the real agent's link is, it refuses.
+	if out, err := install(binary, filepath.Dir(realLink)); err == nil || !strings.Contains(out, "left alone") {
+		t.Errorf("installing over the real agent: %v, %q; want a refusal", err, out)
+	}
+	if target, _ := os.Readlink(realLink); target != fakeAgent {
+		t.Errorf("the real agent's link now points to %q", target)
+	}
+	r := runCommand(t, link, []string{"PATH=" + filepath.Dir(link) + ":" + filepath.Dir(realLink), "OTEL_TRACES_EXPORTER=none"}, nil, "status")
 	if r.stdout != "fakeagent status\n" || r.exit != 0 {
 		t.Errorf("through the link: stdout %q, exit %d", r.stdout, r.exit)
 	}

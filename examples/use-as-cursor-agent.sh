@@ -1,19 +1,40 @@
 #!/bin/sh
-# Make cursor-otel the cursor-agent your shell and scripts run: a symlink
-# named cursor-agent, earlier on PATH than the real one. cursor-otel skips
-# itself when it looks for the real agent, however it was installed.
+# Make cursor-otel the cursor-agent your shell and scripts run: a link named
+# cursor-agent in a directory of its own, which you put first on PATH.
+# Nothing of the real agent is touched: Cursor's installer keeps its link in
+# ~/.local/bin, and cursor-otel finds and runs that one behind itself.
 #
-#   sh examples/use-as-cursor-agent.sh [path/to/cursor-otel] [bin dir]
+#   sh examples/use-as-cursor-agent.sh [path/to/cursor-otel] [dir]
 #
-# Undo with: rm ~/.local/bin/cursor-agent
+# dir defaults to ~/.cursor-otel/bin. The script never replaces a file: a
+# cursor-agent already in dir that is not this link is left alone, and the
+# script fails. Undo: take dir off PATH, or rm dir/cursor-agent (the link
+# this script made; the real agent is elsewhere).
 set -eu
 
-otel=${1:-$(command -v cursor-otel)}
-bin=${2:-$HOME/.local/bin}
-mkdir -p "$bin"
-ln -sf "$otel" "$bin/cursor-agent"
-echo "cursor-agent is now $otel (via $bin/cursor-agent)."
+otel=${1:-$(command -v cursor-otel || true)}
+if [ -z "$otel" ] || [ ! -x "$otel" ]; then
+  echo "cursor-otel not found: give its path, e.g. sh $0 \$(go env GOPATH)/bin/cursor-otel" >&2
+  exit 1
+fi
+case $otel in
+/*) ;;
+*) otel=$(cd "$(dirname "$otel")" && pwd)/$(basename "$otel") ;;
+esac
+dir=${2:-$HOME/.cursor-otel/bin}
+link=$dir/cursor-agent
+
+mkdir -p "$dir"
+if [ -L "$link" ] && [ "$(readlink "$link")" = "$otel" ]; then
+  echo "$link already runs $otel."
+elif [ -e "$link" ] || [ -L "$link" ]; then
+  echo "$link exists and is not a link to $otel: left alone. Choose another directory." >&2
+  exit 1
+else
+  ln -s "$otel" "$link"
+  echo "$link now runs $otel, which runs the real cursor-agent found after it on PATH."
+fi
 case ":$PATH:" in
-*":$bin:"*) ;;
-*) echo "Put $bin first on PATH, e.g. in ~/.profile: export PATH=\"$bin:\$PATH\"" ;;
+":$dir:"*) ;;
+*) echo "Put $dir first on PATH, e.g. in ~/.profile or ~/.zshrc: export PATH=\"$dir:\$PATH\"" ;;
 esac
