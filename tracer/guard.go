@@ -41,14 +41,15 @@ type guard struct {
 	ctx      context.Context // every export's; cancelled at the flush deadline
 	cancel   context.CancelFunc
 
-	mu         sync.Mutex
-	exported   int
-	err        error // the first export error
-	held       []sdktrace.ReadOnlySpan
-	heldInRun  bool // some held were handed over before the shutdown began
-	downUntil  time.Time
-	backOff    time.Duration
-	shutdownAt time.Time
+	mu          sync.Mutex
+	exported    int
+	unconfirmed int   // spans whose export was cut off at the flush deadline, unanswered
+	err         error // the first export error
+	held        []sdktrace.ReadOnlySpan
+	heldInRun   bool // some held were handed over before the shutdown began
+	downUntil   time.Time
+	backOff     time.Duration
+	shutdownAt  time.Time
 }
 
 func newGuard(next sdktrace.SpanExporter, batchSize, holdLimit int) *guard {
@@ -93,10 +94,15 @@ func (g *guard) send(spans []sdktrace.ReadOnlySpan, inRun bool) {
 		n := min(len(spans), g.batchSize)
 		err := g.export(spans[:n])
 		g.mu.Lock()
+		if err != nil && g.ctx.Err() != nil {
+			// Cut off at the flush deadline: not the collector's error, and
+			// the collector may have the batch; the rest was never sent.
+			g.unconfirmed += n
+			g.mu.Unlock()
+			return
+		}
 		if err != nil {
-			// Cut off at the flush deadline is not the collector's error:
-			// the report says the flush timed out.
-			if g.err == nil && g.ctx.Err() == nil {
+			if g.err == nil {
 				g.err = err
 			}
 			g.backOff = min(max(minBackOff, 2*g.backOff), maxBackOff)
@@ -160,8 +166,8 @@ func (g *guard) beginShutdown(deadline time.Time) {
 	time.AfterFunc(time.Until(deadline), g.cancel)
 }
 
-func (g *guard) result() (exported int, err error) {
+func (g *guard) result() (exported, unconfirmed int, err error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return g.exported, g.err
+	return g.exported, g.unconfirmed, g.err
 }

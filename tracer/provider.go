@@ -86,12 +86,12 @@ func New(ctx context.Context, cfg Config) (*Provider, error) {
 	if cfg.FlushTimeout <= 0 {
 		cfg.FlushTimeout = DefaultFlushTimeout
 	}
-	s, err := readSettings(cfg.Getenv)
-	if err != nil {
-		return nil, err
+	s, problems := readSettings(cfg.Getenv)
+	if len(problems) > 0 {
+		return nil, errors.Join(problems...)
 	}
 	p := &Provider{flushTimeout: cfg.FlushTimeout, settings: s, version: cfg.Version}
-	opts := []sdktrace.TracerProviderOption{sdktrace.WithResource(newResource(ctx, cfg))}
+	opts := []sdktrace.TracerProviderOption{sdktrace.WithResource(newResource(ctx, cfg)), sdktrace.WithSampler(s.sampler)}
 	for _, sp := range cfg.Processors {
 		opts = append(opts, sdktrace.WithSpanProcessor(sp))
 	}
@@ -212,8 +212,9 @@ func (p *Provider) Tracer() trace.Tracer {
 
 // Report says what became of the spans.
 type Report struct {
-	Spans        int    // spans ended
+	Spans        int    // spans ended (and sampled: meant for export)
 	Exported     int    // spans the collector accepted
+	Unconfirmed  int    // of the rest, spans sent whose answer did not come before the flush deadline
 	Endpoint     string // where they were sent
 	UserEndpoint bool   // the user named the endpoint
 	Err          error  // why some were not exported; nil when all were, or none were meant to be
@@ -251,7 +252,7 @@ func (p *Provider) Shutdown(ctx context.Context) Report {
 		r.Exported = r.Spans
 		return r
 	}
-	r.Exported, r.Err = p.guard.result()
+	r.Exported, r.Unconfirmed, r.Err = p.guard.result()
 	if r.Err == nil && r.Lost() > 0 {
 		r.Err = fmt.Errorf("%w after %s", ErrFlushTimeout, p.flushTimeout)
 		if shutdownErr != nil && !errors.Is(shutdownErr, context.DeadlineExceeded) {
@@ -261,10 +262,15 @@ func (p *Provider) Shutdown(ctx context.Context) Report {
 	return r
 }
 
-// endCounter counts ended spans, so that Report can say how many were lost.
+// endCounter counts ended spans meant for export (sampled), so that Report
+// can say how many were lost.
 type endCounter struct{ n *atomic.Int64 }
 
 func (c endCounter) OnStart(context.Context, sdktrace.ReadWriteSpan) {}
-func (c endCounter) OnEnd(sdktrace.ReadOnlySpan)                     { c.n.Add(1) }
-func (c endCounter) Shutdown(context.Context) error                  { return nil }
-func (c endCounter) ForceFlush(context.Context) error                { return nil }
+func (c endCounter) OnEnd(s sdktrace.ReadOnlySpan) {
+	if s.SpanContext().IsSampled() {
+		c.n.Add(1)
+	}
+}
+func (c endCounter) Shutdown(context.Context) error   { return nil }
+func (c endCounter) ForceFlush(context.Context) error { return nil }

@@ -3,6 +3,8 @@ package tracer
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -48,10 +50,13 @@ func TestReadSettings(t *testing.T) {
 			`"localhost:4317" is not a URL: write http://localhost:4317 for plaintext or https://localhost:4317 for TLS`},
 		{"a bare IP:port", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "10.0.0.7:4317"}, settings{}, `is not a URL`},
 		{"http/json is not supported", map[string]string{"OTEL_EXPORTER_OTLP_PROTOCOL": "http/json"}, settings{}, `"http/json" is not supported`},
+		{"a URL that does not parse is not offered a second scheme", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://[::1"}, settings{},
+			`OTEL_EXPORTER_OTLP_ENDPOINT: "http://[::1" is not a URL (missing ']' in host): write it as http://host:port`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := readSettings(env(tt.env))
+			got, problems := readSettings(env(tt.env))
+			err := errors.Join(problems...)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err = %v, want one saying %q", err, tt.wantErr)
@@ -66,6 +71,45 @@ func TestReadSettings(t *testing.T) {
 				t.Errorf("got %+v, want %+v", got, tt.want)
 			}
 		})
+	}
+}
+
+// Every standard variable the OpenTelemetry libraries would skip, or read
+// as something else, is a problem that says what to write; good values are
+// none.
+func TestCheckEnv(t *testing.T) {
+	dir := t.TempDir()
+	notPEM := filepath.Join(dir, "ca.txt")
+	os.WriteFile(notPEM, []byte("hello"), 0o644)
+	for _, tt := range []struct {
+		env  map[string]string
+		want string // "" for no problem
+	}{
+		{map[string]string{"OTEL_EXPORTER_OTLP_CERTIFICATE": filepath.Join(dir, "missing.pem")}, "OTEL_EXPORTER_OTLP_CERTIFICATE: " + filepath.Join(dir, "missing.pem") + ": no such file or directory"},
+		{map[string]string{"OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE": notPEM}, "holds no PEM certificate"},
+		{map[string]string{"OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE": notPEM}, "CLIENT_CERTIFICATE and OTEL_EXPORTER_OTLP_CLIENT_KEY go together"},
+		{map[string]string{"OTEL_EXPORTER_OTLP_HEADERS": "authorization"}, `HEADERS: "authorization" is not key=value`},
+		{map[string]string{"OTEL_EXPORTER_OTLP_HEADERS": "authorization=Bearer%zz"}, `the value of "authorization" is not URL-encoded`},
+		{map[string]string{"OTEL_EXPORTER_OTLP_HEADERS": "authorization=Bearer%20abc, x-team=7"}, ""},
+		{map[string]string{"OTEL_EXPORTER_OTLP_TIMEOUT": "10s"}, `OTEL_EXPORTER_OTLP_TIMEOUT="10s": write a number of milliseconds`},
+		{map[string]string{"OTEL_EXPORTER_OTLP_TIMEOUT": "10000"}, ""},
+		{map[string]string{"OTEL_EXPORTER_OTLP_COMPRESSION": "zstd"}, `COMPRESSION="zstd": write gzip or none`},
+		{map[string]string{"OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT": "abc"}, `OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT="abc": write a whole number`},
+		{map[string]string{"OTEL_BSP_MAX_EXPORT_BATCH_SIZE": "1k"}, `write a whole number`},
+		{map[string]string{"OTEL_TRACES_SAMPLER": "jaeger_remote"}, `OTEL_TRACES_SAMPLER="jaeger_remote" is not supported`},
+		{map[string]string{"OTEL_TRACES_SAMPLER": "traceidratio", "OTEL_TRACES_SAMPLER_ARG": "25%"}, `OTEL_TRACES_SAMPLER_ARG="25%": write a ratio from 0 to 1`},
+		{map[string]string{"OTEL_TRACES_SAMPLER": "parentbased_traceidratio", "OTEL_TRACES_SAMPLER_ARG": "0.25"}, ""},
+		{map[string]string{"OTEL_SDK_DISABLED": "yes please"}, `OTEL_SDK_DISABLED="yes please": write true or false`},
+		{map[string]string{"OTEL_RESOURCE_ATTRIBUTES": "team"}, `OTEL_RESOURCE_ATTRIBUTES: "team" is not key=value`},
+		{map[string]string{"OTEL_TRACES_EXPORTER": "none", "OTEL_TRACES_SAMPLER": "always_off"}, ""},
+	} {
+		problems := CheckEnv(env(tt.env))
+		switch {
+		case tt.want == "" && len(problems) > 0:
+			t.Errorf("%v: %v, want no problem", tt.env, problems)
+		case tt.want != "" && (len(problems) != 1 || !strings.Contains(problems[0].Error(), tt.want)):
+			t.Errorf("%v: %v, want one problem saying %q", tt.env, problems, tt.want)
+		}
 	}
 }
 
@@ -193,7 +237,7 @@ func TestGuardHoldsSpansWhileTheCollectorIsDown(t *testing.T) {
 	collector.fail(nil) // back up
 	export(g, 1)
 	calls, spans := collector.counts()
-	if exported, err := g.result(); calls != 2 || spans != 6 || exported != 6 || err == nil {
+	if exported, _, err := g.result(); calls != 2 || spans != 6 || exported != 6 || err == nil {
 		t.Errorf("after the back-off: %d calls, %d spans, %d exported, err %v; want 6 spans in one retry and the first error kept", calls, spans, exported, err)
 	}
 }
@@ -211,7 +255,7 @@ func TestGuardHoldsAtMostItsLimit(t *testing.T) {
 	if calls, spans := collector.counts(); calls != 1+2 || spans != 4 {
 		t.Errorf("%d calls carrying %d spans, want 4 spans in 2 batches of 2 after the failed one", calls, spans)
 	}
-	if exported, _ := g.result(); exported != 4 {
+	if exported, _, _ := g.result(); exported != 4 {
 		t.Errorf("%d exported, want the 4 held", exported)
 	}
 }
@@ -249,7 +293,7 @@ func TestGuardShutdownRetriesWhatWasHeldBefore(t *testing.T) {
 	if err := g.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if exported, _ := g.result(); exported != 2 {
+	if exported, _, _ := g.result(); exported != 2 {
 		t.Errorf("%d exported, want the 2 held during the run", exported)
 	}
 

@@ -1,0 +1,89 @@
+package tracer
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// Warning is the one line to print when spans did not reach the collector,
+// or "" when they all did. It says where they went, why they did not
+// arrive in words a user acts on, and how many: spans sent whose answer
+// never came before the flush deadline may well have arrived, and are
+// counted apart.
+func (r Report) Warning() string {
+	if r.Lost() == 0 {
+		return ""
+	}
+	var count string
+	switch sent := r.Unconfirmed; {
+	case sent == r.Lost():
+		count = fmt.Sprintf("%d of %d spans sent with no answer before the flush timeout (the collector may have them)", sent, r.Spans)
+	case sent > 0:
+		count = fmt.Sprintf("%d of %d spans not exported, %d more sent with no answer before the flush timeout", r.Lost()-sent, r.Spans, sent)
+	default:
+		count = fmt.Sprintf("%d of %d spans not exported", r.Lost(), r.Spans)
+	}
+	reason := "flush timed out"
+	if r.Err != nil {
+		reason = Reason(r.Err)
+	}
+	if !r.UserEndpoint {
+		return fmt.Sprintf("cursor-otel: no collector reached at %s (%s); %s. Start Jaeger with: docker compose up -d", r.Endpoint, reason, count)
+	}
+	return fmt.Sprintf("cursor-otel: export to %s failed: %s; %s", r.Endpoint, reason, count)
+}
+
+// causes are what an export error says, as found in its text, and what to
+// tell the user instead: the first that matches wins.
+var causes = []struct{ find, say string }{
+	{"certificate signed by unknown authority", "the collector's TLS certificate is signed by an unknown authority; set OTEL_EXPORTER_OTLP_CERTIFICATE to its CA's PEM file"},
+	{"certificate is valid for", "the collector's TLS certificate is for another host name"},
+	{"certificate has expired", "the collector's TLS certificate has expired"},
+	{"first record does not look like a TLS handshake", "the collector does not speak TLS: use http:// for plaintext"},
+	{"server gave HTTP response to HTTPS client", "the collector does not speak TLS: use http:// for plaintext"},
+	{"tls: certificate required", "the collector wants a client certificate: set OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE and OTEL_EXPORTER_OTLP_CLIENT_KEY"},
+	{"bad certificate", "the collector refused the client certificate"},
+	{"malformed HTTP response", "the collector answered in gRPC, not HTTP: set OTEL_EXPORTER_OTLP_PROTOCOL=grpc, or use its HTTP port (4318)"},
+	{"server preface", "the collector answered in HTTP/1, not gRPC: set OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf, or use its gRPC port (4317)"},
+	{"frame too large", "the collector answered in HTTP/1, not gRPC: set OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf, or use its gRPC port (4317)"},
+	{"connection refused", "connection refused"},
+	{"no such host", "no such host"},
+	{"network is unreachable", "network is unreachable"},
+	{"i/o timeout", "no answer"},
+	{"context deadline exceeded", "no answer"},
+	{"DeadlineExceeded", "no answer"},
+}
+
+// Reason keeps an export error to what a person acts on: a known cause in
+// plain words, else the gRPC status code and its message, else the
+// message, on one line and short.
+func Reason(err error) string {
+	msg := err.Error()
+	for _, c := range causes {
+		if strings.Contains(msg, c.find) {
+			return c.say
+		}
+	}
+	if errors.Is(err, ErrFlushTimeout) {
+		return "flush timed out"
+	}
+	code := ""
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		if st, ok := status.FromError(e); ok && st.Code() != codes.OK && st.Code() != codes.Unknown {
+			code, msg = st.Code().String(), st.Message()
+			break
+		}
+	}
+	msg = strings.Trim(strings.Join(strings.Fields(msg), " "), `"`)
+	if r := []rune(msg); len(r) > 160 {
+		msg = string(r[:157]) + "..."
+	}
+	if code != "" && msg != "" {
+		return code + ": " + msg
+	}
+	return code + msg
+}

@@ -1,0 +1,31 @@
+package tracer
+
+import (
+	"errors"
+	"testing"
+)
+
+func TestWarning(t *testing.T) {
+	down := errors.New(`traces export: rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial tcp 127.0.0.1:4317: connect: connection refused"`)
+	for _, tt := range []struct {
+		name string
+		r    Report
+		want string
+	}{
+		{"all exported", Report{Spans: 3, Exported: 3}, ""},
+		{"default endpoint down", Report{Spans: 3, Endpoint: "localhost:4317", Err: down},
+			"cursor-otel: no collector reached at localhost:4317 (connection refused); 3 of 3 spans not exported. Start Jaeger with: docker compose up -d"},
+		{"named endpoint timed out", Report{Spans: 9, Exported: 4, Endpoint: "http://c:4317", UserEndpoint: true, Err: ErrFlushTimeout},
+			"cursor-otel: export to http://c:4317 failed: flush timed out; 5 of 9 spans not exported"},
+		{"sent, and no answer before the deadline", Report{Spans: 11, Unconfirmed: 11, Endpoint: "http://c:4317", UserEndpoint: true, Err: ErrFlushTimeout},
+			"cursor-otel: export to http://c:4317 failed: flush timed out; 11 of 11 spans sent with no answer before the flush timeout (the collector may have them)"},
+		{"some sent, some not", Report{Spans: 11, Exported: 4, Unconfirmed: 3, Endpoint: "http://c:4317", UserEndpoint: true, Err: ErrFlushTimeout},
+			"cursor-otel: export to http://c:4317 failed: flush timed out; 4 of 11 spans not exported, 3 more sent with no answer before the flush timeout"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.r.Warning(); got != tt.want {
+				t.Errorf("got  %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
