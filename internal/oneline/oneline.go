@@ -1,0 +1,36 @@
+// Package oneline makes the one line cursor-otel may print on stderr: what
+// it has to say, joined, in words a user acts on.
+package oneline
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Join joins notes into one line prefixed "cursor-otel: ", or "" when there
+// is nothing to say. A note's own prefix is dropped; so are empty notes.
+func Join(notes ...string) string {
+	var kept []string
+	for _, n := range notes {
+		if n = strings.TrimSpace(strings.TrimPrefix(n, "cursor-otel: ")); n != "" {
+			kept = append(kept, n)
+		}
+	}
+	if len(kept) == 0 {
+		return ""
+	}
+	return "cursor-otel: " + strings.Join(kept, "; ")
+}
+
+// Size says a number of bytes the way a person reads it.
+func Size(n int64) string {
+	switch {
+	case n >= 1e9:
+		return fmt.Sprintf("%.1f GB", float64(n)/1e9)
+	case n >= 1e6:
+		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	case n >= 1e3:
+		return fmt.Sprintf("%.1f kB", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

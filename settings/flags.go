@@ -1,0 +1,62 @@
+// Package settings reads cursor-otel's settings: each from its flag, else
+// its CURSOR_OTEL_* environment twin, else its default. A value that is
+// wrong is a Problem, said in words a user acts on; it is never a reason to
+// stop the agent (the caller runs it untraced).
+package settings
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/alecthomas/kong"
+)
+
+// Flags are cursor-otel's own flags as kong parses them: the text given,
+// never a typed value, so that parsing a command line never fails on a
+// value. Load reads them, and their environment twins, into Settings.
+type Flags struct {
+	CaptureContent     Switch   `help:"Also record the prompt, assistant and thinking text, tool arguments and results (redacted, truncated). ($CURSOR_OTEL_CAPTURE_CONTENT)"`
+	MaxAttributeLength string   `help:"The most bytes kept of one captured value (16384, 16k, 1MiB); longer values are cut at a character boundary. ($CURSOR_OTEL_MAX_ATTRIBUTE_LENGTH)" placeholder:"BYTES"`
+	Redact             []string `help:"A regular expression for more text to redact (repeatable; its first group, if any, is kept). ($CURSOR_OTEL_REDACT, one expression)" sep:"none" placeholder:"REGEX"`
+	DefaultRedaction   Switch   `negatable:"" help:"Redact the built-in secret shapes (on by default): tokens, keys, passwords, credentials in URLs. Turn off for a trusted backend; the values of secret environment variables and of --api-key are redacted still. ($CURSOR_OTEL_DEFAULT_REDACTION)"`
+	Quiet              Switch   `help:"Print nothing of cursor-otel's own: no replay tree, no warning about an unreachable collector. ($CURSOR_OTEL_QUIET)"`
+	FlushTimeout       string   `help:"How long exporting may delay exit: 3s, 500ms, or a number of seconds. ($CURSOR_OTEL_FLUSH_TIMEOUT)" placeholder:"DURATION"`
+	Agent              string   `help:"The cursor-agent to run: a path, or a name on PATH. Default: cursor-agent, then agent, on PATH. ($CURSOR_OTEL_AGENT)" placeholder:"PATH"`
+	Summary            string   `help:"Append a Markdown report of each session to FILE (works with $GITHUB_STEP_SUMMARY). ($CURSOR_OTEL_SUMMARY)" placeholder:"FILE"`
+	SummaryJSON        string   `name:"summary-json" help:"Append the report's figures to FILE as one JSON object per session. ($CURSOR_OTEL_SUMMARY_JSON)" placeholder:"FILE"`
+	TraceURL           string   `help:"Link to each trace from the report: a URL with {trace_id} in it, e.g. http://jaeger:16686/trace/{trace_id}. ($CURSOR_OTEL_TRACE_URL)" placeholder:"TEMPLATE"`
+}
+
+// Switch is an on/off flag as given: --flag, --flag=VALUE, --no-flag.
+type Switch struct {
+	Text string // "true" for a bare --flag, "false" for --no-flag, else as written
+	Set  bool
+}
+
+// Decode takes a bare --flag as on and keeps a written value as it is, to
+// be read (leniently) by Load.
+func (s *Switch) Decode(ctx *kong.DecodeContext) error {
+	s.Set, s.Text = true, "true"
+	if ctx.Scan.Peek().Type != kong.FlagValueToken {
+		return nil
+	}
+	token := ctx.Scan.Pop()
+	switch v := token.Value.(type) {
+	case bool:
+		s.Text = fmt.Sprint(v)
+	case string:
+		s.Text = v
+	default:
+		s.Text = fmt.Sprint(v)
+	}
+	return nil
+}
+
+// IsBool makes kong take a bare --flag without a value.
+func (*Switch) IsBool() bool { return true }
+
+// envName is a flag's environment twin: --flush-timeout is
+// CURSOR_OTEL_FLUSH_TIMEOUT.
+func envName(flag string) string {
+	return "CURSOR_OTEL_" + strings.ToUpper(strings.ReplaceAll(flag, "-", "_"))
+}

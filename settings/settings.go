@@ -1,0 +1,165 @@
+package settings
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"regexp/syntax"
+	"strings"
+	"time"
+
+	"github.com/cursor-otel/cursor-otel/tracer"
+)
+
+// Settings are cursor-otel's settings, read.
+type Settings struct {
+	CaptureContent     bool
+	MaxAttributeLength int // bytes; DefaultMaxAttributeLength when not set
+	Redact             []*regexp.Regexp
+	DefaultRedaction   bool
+	Quiet              bool
+	FlushTimeout       time.Duration
+	Agent              string
+	Summary            string
+	SummaryJSON        string
+	TraceURL           string
+	// Rewrite runs json and text as stream-json, to trace them
+	// (CURSOR_OTEL_REWRITE, which has no flag).
+	Rewrite bool
+}
+
+// The defaults of the settings that have one.
+const (
+	DefaultMaxAttributeLength = 16 << 10
+	DefaultFlushTimeout       = 3 * time.Second
+)
+
+// Problems are the settings that are wrong, each saying what to write.
+type Problems []error
+
+func (p Problems) Error() string {
+	msgs := make([]string, len(p))
+	for i, e := range p {
+		msgs[i] = e.Error()
+	}
+	return strings.Join(msgs, "; ")
+}
+
+// Load reads the settings from the flags given and, for each flag not
+// given, its CURSOR_OTEL_* twin in the environment, and checks the
+// standard OTEL_* variables. Whatever is wrong comes back as Problems,
+// with the settings read as well as they could be: a wrong value takes its
+// default.
+func Load(f Flags, getenv func(string) string) (Settings, error) {
+	l := loader{getenv: getenv}
+	s := Settings{
+		CaptureContent:     l.on("capture-content", f.CaptureContent, false),
+		MaxAttributeLength: DefaultMaxAttributeLength,
+		DefaultRedaction:   l.on("default-redaction", f.DefaultRedaction, true),
+		Quiet:              l.on("quiet", f.Quiet, false),
+		FlushTimeout:       DefaultFlushTimeout,
+		Agent:              l.text("agent", f.Agent),
+		Summary:            l.text("summary", f.Summary),
+		SummaryJSON:        l.text("summary-json", f.SummaryJSON),
+		TraceURL:           l.text("trace-url", f.TraceURL),
+		Rewrite:            true,
+	}
+	if text, where := l.value("max-attribute-length", f.MaxAttributeLength); text != "" {
+		if n, err := parseSize(text); err != nil {
+			l.bad(where, text, err)
+		} else {
+			s.MaxAttributeLength = n
+		}
+	}
+	if text, where := l.value("flush-timeout", f.FlushTimeout); text != "" {
+		if d, err := parseDuration(text); err != nil {
+			l.bad(where, text, err)
+		} else {
+			s.FlushTimeout = d
+		}
+	}
+	patterns, where := f.Redact, "--redact"
+	if len(patterns) == 0 {
+		if env := getenv(envName("redact")); env != "" {
+			patterns, where = []string{env}, envName("redact")
+		}
+	}
+	for _, p := range patterns {
+		re, err := regexp.Compile(p)
+		if err != nil {
+			var syn *syntax.Error
+			if errors.As(err, &syn) {
+				err = errors.New(string(syn.Code))
+			}
+			l.bad(where, p, fmt.Errorf("not a regular expression (%v)", err))
+			continue
+		}
+		s.Redact = append(s.Redact, re)
+	}
+	if s.TraceURL != "" && !strings.Contains(s.TraceURL, "{trace_id}") {
+		l.bad(l.where("trace-url", f.TraceURL), s.TraceURL, errors.New("no {trace_id} in it: write e.g. http://jaeger:16686/trace/{trace_id}"))
+		s.TraceURL = ""
+	}
+	if text := getenv("CURSOR_OTEL_REWRITE"); text != "" {
+		on, err := parseSwitch(text)
+		if err != nil {
+			l.bad("CURSOR_OTEL_REWRITE", text, err)
+		}
+		s.Rewrite = on || err != nil
+	}
+	l.problems = append(l.problems, tracer.CheckEnv(getenv)...)
+	if len(l.problems) > 0 {
+		return s, l.problems
+	}
+	return s, nil
+}
+
+// loader reads each setting from its flag or its environment twin,
+// gathering problems.
+type loader struct {
+	getenv   func(string) string
+	problems Problems
+}
+
+// value is the text of a valued setting, and where it came from.
+func (l *loader) value(flag, given string) (text, where string) {
+	if given != "" {
+		return given, "--" + flag
+	}
+	return strings.TrimSpace(l.getenv(envName(flag))), envName(flag)
+}
+
+func (l *loader) where(flag, given string) string {
+	_, where := l.value(flag, given)
+	return where
+}
+
+func (l *loader) text(flag, given string) string {
+	text, _ := l.value(flag, given)
+	return text
+}
+
+// on reads a switch: its flag if given, else its twin, else def.
+func (l *loader) on(flag string, sw Switch, def bool) bool {
+	text, where := sw.Text, "--"+flag
+	if !sw.Set {
+		text, where = l.getenv(envName(flag)), envName(flag)
+		if strings.TrimSpace(text) == "" {
+			return def
+		}
+	}
+	on, err := parseSwitch(text)
+	if err != nil {
+		l.bad(where, text, err)
+		return def
+	}
+	return on
+}
+
+func (l *loader) bad(where, text string, err error) {
+	if strings.HasPrefix(where, "--") {
+		l.problems = append(l.problems, fmt.Errorf("%s %q: %v", where, text, err))
+		return
+	}
+	l.problems = append(l.problems, fmt.Errorf("%s=%q: %v", where, text, err))
+}

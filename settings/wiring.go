@@ -1,0 +1,51 @@
+package settings
+
+import (
+	"go.opentelemetry.io/otel/attribute"
+
+	"github.com/cursor-otel/cursor-otel/ci"
+	"github.com/cursor-otel/cursor-otel/internal/version"
+	"github.com/cursor-otel/cursor-otel/redact"
+	"github.com/cursor-otel/cursor-otel/spanmap"
+	"github.com/cursor-otel/cursor-otel/summary"
+	"github.com/cursor-otel/cursor-otel/tracer"
+)
+
+// Redactor masks what the settings say, the secrets in the environment
+// (NAME=value pairs) and the secret values given (an --api-key).
+func (s Settings) Redactor(environ []string, secrets ...string) *redact.Redactor {
+	return redact.New(redact.Options{
+		Literals:   append(redact.SecretsInEnviron(environ), secrets...),
+		Patterns:   s.Redact,
+		NoBuiltins: !s.DefaultRedaction,
+	})
+}
+
+// Recording is what the span model records.
+func (s Settings) Recording(r *redact.Redactor) spanmap.Options {
+	return spanmap.Options{CaptureContent: s.CaptureContent, MaxContent: s.MaxAttributeLength, Redact: r.Redact}
+}
+
+// Reports are the summary files the settings name.
+func (s Settings) Reports() *summary.Files {
+	return &summary.Files{Markdown: s.Summary, JSON: s.SummaryJSON, TraceURL: s.TraceURL}
+}
+
+// Tracing is how the SDK is set up: the CI run, if any, described in the
+// resource (redacted: a clone URL can carry a token), and a report of each
+// session when one is asked for. With content captured a span can weigh
+// several values of MaxAttributeLength (arguments, result, messages), so
+// batches are sized to keep every export under the receivers' limit.
+func (s Settings) Tracing(getenv func(string) string, r *redact.Redactor, reports *summary.Files) tracer.Config {
+	cfg := tracer.Config{Getenv: getenv, FlushTimeout: s.FlushTimeout, Version: version.Read().String()}
+	for _, a := range ci.Detect(getenv) {
+		cfg.Resource = append(cfg.Resource, attribute.String(string(a.Key), r.Redact(a.Value.AsString())))
+	}
+	if s.CaptureContent {
+		cfg.MaxSpanBytes = 4*max(s.MaxAttributeLength, 0) + 4<<10
+	}
+	if reports.Wanted() {
+		cfg.Processors = append(cfg.Processors, tracer.OnTraceEnd(reports.Write))
+	}
+	return cfg
+}
