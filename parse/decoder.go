@@ -6,12 +6,14 @@ import (
 	"io"
 )
 
-// Decoder reads a stream of events, one per line. Blank lines are skipped;
-// every other line becomes exactly one event.
+// Decoder reads a stream of events, one per line. Blank lines are skipped
+// (unless WithBlankLines); every other line becomes exactly one event.
 type Decoder struct {
-	lines *LineReader
-	raw   []byte
-	line  lineDecoder
+	lines  *LineReader
+	raw    []byte
+	ending string
+	blank  bool
+	line   lineDecoder
 }
 
 // NewDecoder reads events from r.
@@ -35,6 +37,13 @@ func WithoutContent() Option {
 	return func(d *Decoder) { d.line.noContent = true }
 }
 
+// WithBlankLines returns a line with nothing on it as a *Blank event, for
+// a reader that gives the stream's lines back as they were (rendering
+// what is not an event).
+func WithBlankLines() Option {
+	return func(d *Decoder) { d.blank = true }
+}
+
 // Next returns the next event, or io.EOF at the end of the stream. Any
 // other error is the underlying reader's.
 func (d *Decoder) Next() (Event, error) {
@@ -43,12 +52,17 @@ func (d *Decoder) Next() (Event, error) {
 		if err != nil {
 			return nil, err
 		}
+		d.ending = line.Ending
 		if line.TooLong {
 			d.raw = nil
 			return &Invalid{Header: Header{Line: line.Num}, Size: line.Size,
 				Err: fmt.Errorf("%w: %d bytes", ErrLineTooLong, line.Size)}, nil
 		}
 		if len(bytes.TrimSpace(line.Bytes)) == 0 {
+			if d.blank {
+				d.raw = line.Bytes
+				return &Blank{Header: Header{Line: line.Num}}, nil
+			}
 			continue
 		}
 		d.raw = line.Bytes
@@ -59,3 +73,7 @@ func (d *Decoder) Next() (Event, error) {
 // Raw returns the line the last event was decoded from, without its line
 // ending. It is valid until the next call to Next.
 func (d *Decoder) Raw() []byte { return d.raw }
+
+// Ending is the line ending of the line the last event was decoded from:
+// "\n", "\r\n", or "" for a last line without one.
+func (d *Decoder) Ending() string { return d.ending }

@@ -113,6 +113,11 @@ type Unknown struct {
 	Size int // bytes in the line
 }
 
+// Blank is a line with nothing on it (see WithBlankLines).
+type Blank struct {
+	Header
+}
+
 // Invalid is a line that is not a JSON object, or too long to decode.
 type Invalid struct {
 	Header

@@ -2,7 +2,6 @@ package parse
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -20,6 +19,7 @@ type Line struct {
 	Num     int    // 1-based
 	Bytes   []byte // valid until the next call to Next; nil when TooLong
 	Size    int    // bytes in the line, without its line ending
+	Ending  string // "\n", "\r\n", or "" for a last line without one
 	TooLong bool
 }
 
@@ -83,7 +83,13 @@ func (lr *LineReader) Next() (Line, error) {
 }
 
 func (lr *LineReader) line(b []byte) Line {
-	b = bytes.TrimSuffix(b, []byte{'\n'})
-	b = bytes.TrimSuffix(b, []byte{'\r'})
-	return Line{Num: lr.num, Bytes: b, Size: len(b)}
+	l := Line{Num: lr.num}
+	if n := len(b); n > 0 && b[n-1] == '\n' {
+		l.Ending, b = "\n", b[:n-1]
+		if n := len(b); n > 0 && b[n-1] == '\r' {
+			l.Ending, b = "\r\n", b[:n-1]
+		}
+	}
+	l.Bytes, l.Size = b, len(b)
+	return l
 }

@@ -3,6 +3,7 @@ package parse
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -128,6 +129,33 @@ func TestDecoderSkipsBlankLinesAndNumbersEvents(t *testing.T) {
 	}
 	if want := "user@2 invalid@4 result@6"; strings.Join(got, " ") != want {
 		t.Errorf("events = %q, want %q", strings.Join(got, " "), want)
+	}
+}
+
+// With blank lines kept, a reader can give back every line as it was
+// written: its bytes, then its ending.
+func TestDecoderGivesLinesBackAsWritten(t *testing.T) {
+	input := "Error: not logged in\r\n\n{\"type\":\"user\"}\n  \nlast"
+	dec := NewDecoder(strings.NewReader(input), WithBlankLines())
+	var b strings.Builder
+	var kinds []string
+	for {
+		ev, err := dec.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(dec.Raw())
+		b.WriteString(dec.Ending())
+		kinds = append(kinds, strings.TrimPrefix(fmt.Sprintf("%T", ev), "*parse."))
+	}
+	if b.String() != input {
+		t.Errorf("lines given back as %q, want %q", b.String(), input)
+	}
+	if want := "Invalid Blank Prompt Blank Invalid"; strings.Join(kinds, " ") != want {
+		t.Errorf("events %q, want %q", strings.Join(kinds, " "), want)
 	}
 }
 
