@@ -38,8 +38,6 @@ func TestExportTLS(t *testing.T) {
 			warning: "failed"},
 		{name: "https to a plaintext collector does not fall back", recv: plain,
 			endpoint: strings.Replace(plain.Endpoint, "http://", "https://", 1), warning: "failed"},
-		{name: "a bare host:port is refused, saying what to write", recv: plain,
-			endpoint: strings.TrimPrefix(plain.Endpoint, "http://"), warning: "is not a URL: write http://"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			endpoint := tt.recv.Endpoint
@@ -120,14 +118,27 @@ func TestExportCompression(t *testing.T) {
 	}
 }
 
-// A malformed setting the OpenTelemetry libraries would complain about on
-// stderr costs nothing on stderr: they are silenced.
-func TestMalformedHeadersStayQuiet(t *testing.T) {
+// A setting the OpenTelemetry libraries would drop without a word (a
+// malformed header, a bare host:port) is said, in one line of
+// cursor-otel's own that says what to write: replay stops with status 2
+// and exports nothing rather than export without it.
+func TestMalformedOTELSettingsAreSaid(t *testing.T) {
 	recv := otlptest.StartGRPC(t)
-	r := runBinary(t, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "OTEL_EXPORTER_OTLP_HEADERS=no-equals-sign,also bad=%zz"}, nil,
-		"replay", "--quiet", "examples/failed-run.ndjson")
-	if r.exit != 0 || r.stderr != "" || recv.SpanCount() != 6 {
-		t.Errorf("exit %d, stderr %q, %d spans; want 0, nothing, 6", r.exit, r.stderr, recv.SpanCount())
+	for _, tt := range []struct {
+		env  []string
+		want string
+	}{
+		{[]string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "OTEL_EXPORTER_OTLP_HEADERS=no-equals-sign,also bad=%zz"},
+			`OTEL_EXPORTER_OTLP_HEADERS: "no-equals-sign" is not key=value; write key=value pairs`},
+		{[]string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + strings.TrimPrefix(recv.Endpoint, "http://")},
+			"is not a URL: write http://"},
+		{[]string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT=abc"},
+			`OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT="abc": write a whole number`},
+	} {
+		r := runBinary(t, tt.env, nil, "replay", "--quiet", "examples/failed-run.ndjson")
+		if r.exit != 2 || strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, tt.want) || recv.SpanCount() != 0 {
+			t.Errorf("%v: exit %d, stderr %q, %d spans; want 2, one line saying %q, none", tt.env, r.exit, r.stderr, recv.SpanCount(), tt.want)
+		}
 	}
 }
 

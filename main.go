@@ -1,23 +1,55 @@
 // cursor-otel runs cursor-agent and turns its stream of events into
-// OpenTelemetry traces, or replays recorded streams into traces.
+// OpenTelemetry traces, or replays recorded streams into traces. main only
+// parses the command line and hands each mode its settings.
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 
 	"github.com/alecthomas/kong"
 
+	"github.com/cursor-otel/cursor-otel/agent"
+	_ "github.com/cursor-otel/cursor-otel/internal/quietlog" // before the OpenTelemetry libraries log
 	"github.com/cursor-otel/cursor-otel/internal/version"
+	"github.com/cursor-otel/cursor-otel/replay"
+	"github.com/cursor-otel/cursor-otel/settings"
 	"github.com/cursor-otel/cursor-otel/tracer"
+	"github.com/cursor-otel/cursor-otel/wrap"
 )
 
 func main() {
 	os.Exit(run(os.Args[0], os.Args[1:]))
 }
+
+// cli is cursor-otel's command line. Its flags are cursor-otel's own and
+// come first; everything from the first argument that is not one of them
+// is cursor-agent's (the hidden run command, the default).
+type cli struct {
+	settings.Flags
+
+	Run     runCmd     `cmd:"" default:"withargs" hidden:"" help:"Run cursor-agent and trace it."`
+	Replay  replayCmd  `cmd:"" help:"Turn recorded stream-json into traces, printed as trees."`
+	Version versionCmd `cmd:"" help:"Print cursor-otel's version and the commit it was built from."`
+}
+
+const usage = `Run cursor-agent and trace it:
+
+  cursor-otel [flags] [--] [cursor-agent args...]
+
+Everything from the first argument that is not one of the flags below (or
+everything after --) goes to cursor-agent unchanged. Installed under the
+name cursor-agent or agent, cursor-otel takes no flags: its settings come
+from the CURSOR_OTEL_* variables.`
+
+// statusUsage is the exit status of a command line cursor-otel cannot
+// read; nothing is run.
+const statusUsage = 2
 
 // run parses the command line and runs it, returning the exit status.
 func run(argv0 string, args []string) int {
@@ -28,22 +60,26 @@ func run(argv0 string, args []string) int {
 		kong.Description(usage),
 		kong.Writers(os.Stdout, os.Stderr),
 		kong.Exit(func(code int) { exit = code }),
-		kong.Bind(&streams{os.Stdin, os.Stdout, os.Stderr}),
 	)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "cursor-otel: %v\n", err)
-		return 2
+		return statusUsage
 	}
-	ctx, err := parser.Parse(route(filepath.Base(argv0), args, ownFlags(parser)))
+	routed, err := route(filepath.Base(argv0), args, ownFlags(parser))
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "cursor-otel: %v; see cursor-otel --help\n", err)
+		return statusUsage
+	}
+	ctx, err := parser.Parse(routed)
 	if exit >= 0 {
 		return exit // --help
 	}
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "cursor-otel: %v\n", err)
-		return 2
+		fmt.Fprintf(os.Stderr, "cursor-otel: %v; see cursor-otel --help\n", err)
+		return statusUsage
 	}
-	var status int
 	tracer.Silence()
+	var status int
 	if err := ctx.Run(&c, &status); err != nil {
 		fmt.Fprintf(os.Stderr, "cursor-otel: %v\n", err)
 		return 1
@@ -54,10 +90,12 @@ func run(argv0 string, args []string) int {
 // route turns a command line into kong's form. Named cursor-agent or agent,
 // every argument is cursor-agent's. Otherwise cursor-otel's own flags are
 // taken from the front; then replay, version or --help are cursor-otel's,
-// and anything else starts cursor-agent's arguments.
-func route(name string, args []string, own map[string]bool) []string {
+// and anything else starts cursor-agent's arguments. A flag of
+// cursor-otel's that wants a value and has none is an error: it never
+// takes the next option, nor anything cursor-otel adds, as its value.
+func route(name string, args []string, own map[string]bool) ([]string, error) {
 	if name == "cursor-agent" || name == "agent" {
-		return append([]string{"run", "--"}, args...)
+		return append([]string{"run", "--"}, args...), nil
 	}
 	i := 0
 	for i < len(args) {
@@ -67,25 +105,28 @@ func route(name string, args []string, own map[string]bool) []string {
 			break
 		}
 		i++
-		if !isBool && !joined {
-			i++ // its value
+		if isBool || joined {
+			continue
 		}
+		if i >= len(args) || strings.HasPrefix(args[i], "-") {
+			return nil, fmt.Errorf("%s needs a value (%s=VALUE)", flag, flag)
+		}
+		i++ // its value
 	}
-	i = min(i, len(args))
 	mine, theirs := args[:i], args[i:]
 	if len(theirs) > 0 {
 		switch theirs[0] {
 		case "replay", "version", "--help", "-h":
-			return args
+			return args, nil
 		case "--":
 			theirs = theirs[1:]
 		}
 	}
-	return slices.Concat(mine, []string{"run", "--"}, theirs)
+	return slices.Concat(mine, []string{"run", "--"}, theirs), nil
 }
 
 // ownFlags are cursor-otel's flags by long name, each saying whether it is
-// a boolean (takes no separate value).
+// a switch (takes no separate value).
 func ownFlags(p *kong.Kong) map[string]bool {
 	own := map[string]bool{}
 	for _, f := range p.Model.Node.Flags {
@@ -99,14 +140,57 @@ func ownFlags(p *kong.Kong) map[string]bool {
 	return own
 }
 
-// streams are the process's standard streams.
-type streams struct {
-	stdin, stdout, stderr *os.File
+// runCmd is wrap mode: cursor-agent run with the user's arguments, traced.
+type runCmd struct {
+	Args []string `arg:"" optional:"" passthrough:""`
+}
+
+func (r *runCmd) Run(c *cli, status *int) error {
+	args := r.Args
+	if len(args) > 0 && args[0] == "--" {
+		args = args[1:] // the separator route puts before cursor-agent's arguments
+	}
+	s, problems := settings.Load(c.Flags, os.Getenv)
+	*status = wrap.Run(context.Background(), wrap.Config{
+		Settings: s, Problems: problems, Args: args, Environ: os.Environ(), Self: self(),
+		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+	})
+	return nil
+}
+
+// self is this program, as the search for cursor-agent must skip it.
+func self() agent.Self {
+	s := agent.Self{}
+	s.Path, _ = os.Executable()
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		s.Program = bi.Path
+	}
+	return s
+}
+
+type replayCmd struct {
+	Files []string `arg:"" optional:"" name:"file" help:"Recorded stream-json files; - (or none) reads stdin."`
+}
+
+// Run replays; settings that are wrong stop it (exit 2): there is no agent
+// to keep running.
+func (r *replayCmd) Run(c *cli, status *int) error {
+	s, problems := settings.Load(c.Flags, os.Getenv)
+	if problems != nil {
+		fmt.Fprintf(os.Stderr, "cursor-otel: %v\n", problems)
+		*status = statusUsage
+		return nil
+	}
+	*status = replay.Run(context.Background(), replay.Config{
+		Settings: s, Files: r.Files, Environ: os.Environ(), Getenv: os.Getenv,
+		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+	})
+	return nil
 }
 
 type versionCmd struct{}
 
-func (versionCmd) Run(s *streams) error {
-	_, err := fmt.Fprintf(s.stdout, "cursor-otel %s\n", version.Read().Long())
+func (versionCmd) Run() error {
+	_, err := fmt.Printf("cursor-otel %s\n", version.Read().Long())
 	return err
 }

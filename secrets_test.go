@@ -179,7 +179,7 @@ func TestBadRedactPatternFailsClosed(t *testing.T) {
 	if w.exit != 4 || !strings.Contains(w.stdout, `"type":"result"`) {
 		t.Errorf("exit %d: want the agent run through, its status 4", w.exit)
 	}
-	if strings.Count(w.stderr, "\n") != 1 || !strings.Contains(w.stderr, "running without export") {
+	if strings.Count(w.stderr, "\n") != 1 || !strings.Contains(w.stderr, `--redact "ACME-[0-9": not a regular expression (missing closing ]); running cursor-agent untraced`) {
 		t.Errorf("stderr %q, want one line", w.stderr)
 	}
 	if recv.SpanCount() != 0 {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -23,31 +24,42 @@ func TestParse(t *testing.T) {
 		rewritten  []string // WithFormat("stream-json")
 	}{
 		{[]string{"-p", "fix it"}, true, "", "", false, "",
-			[]string{"-p", "--output-format", "stream-json", "fix it"}},
+			[]string{"--output-format", "stream-json", "-p", "fix it"}},
 		{[]string{"--print", "--output-format", "json", "fix it"}, true, "json", "", false, "",
 			[]string{"--print", "--output-format", "stream-json", "fix it"}},
 		{[]string{"-p", "--output-format=text", "fix it"}, true, "text", "", false, "",
 			[]string{"-p", "--output-format=stream-json", "fix it"}},
 		{[]string{"--model", "ls", "-p", "hi"}, true, "", "", false, "", // "ls" is the model here
-			[]string{"--model", "ls", "-p", "--output-format", "stream-json", "hi"}},
+			[]string{"--output-format", "stream-json", "--model", "ls", "-p", "hi"}},
 		{[]string{"-p", "--", "--output-format", "json"}, true, "", "", false, "", // after --, a prompt
-			[]string{"-p", "--output-format", "stream-json", "--", "--output-format", "json"}},
+			[]string{"--output-format", "stream-json", "-p", "--", "--output-format", "json"}},
 		{[]string{"--api-key", "key_123456", "-p", "x"}, true, "", "", false, "key_123456",
-			[]string{"--api-key", "key_123456", "-p", "--output-format", "stream-json", "x"}},
+			[]string{"--output-format", "stream-json", "--api-key", "key_123456", "-p", "x"}},
 		{[]string{"--api-key=key_123456", "-p"}, true, "", "", false, "key_123456",
-			[]string{"--api-key=key_123456", "-p", "--output-format", "stream-json"}},
+			[]string{"--output-format", "stream-json", "--api-key=key_123456", "-p"}},
 		{[]string{"agent", "-p", "hi"}, true, "", "", false, "",
-			[]string{"agent", "-p", "--output-format", "stream-json", "hi"}},
+			[]string{"agent", "--output-format", "stream-json", "-p", "hi"}},
 		{[]string{"--resume", "9abd2389", "-p", "go on"}, true, "", "", false, "",
-			[]string{"--resume", "9abd2389", "-p", "--output-format", "stream-json", "go on"}},
+			[]string{"--output-format", "stream-json", "--resume", "9abd2389", "-p", "go on"}},
+		// An option cursor-otel does not know, with its value: nothing is
+		// put between them.
+		{[]string{"--new-option", "some value", "-p", "hi"}, true, "", "", false, "",
+			[]string{"--output-format", "stream-json", "--new-option", "some value", "-p", "hi"}},
+		// Combined short flags: -pf is -p -f; -pm takes the model.
+		{[]string{"-pf", "fix it"}, true, "", "", false, "",
+			[]string{"--output-format", "stream-json", "-pf", "fix it"}},
+		{[]string{"-fpm", "status", "hi"}, true, "", "", false, "", // "status" is the model, not the subcommand
+			[]string{"--output-format", "stream-json", "-fpm", "status", "hi"}},
+		{[]string{"-f", "status"}, false, "", "status", false, "", nil},
 		{[]string{"status"}, false, "", "status", false, "", nil},
 		{[]string{"-H", "X-Team: a", "mcp", "list"}, false, "", "mcp", false, "", nil},
 		{[]string{"fix ls output"}, false, "", "", false, "", []string{"--output-format", "stream-json", "fix ls output"}},
 		{[]string{"--help"}, false, "", "", true, "", nil},
 		{[]string{"--version"}, false, "", "", true, "", nil},
+		{[]string{"-v"}, false, "", "", true, "", nil},
 		{[]string{"--list-models"}, false, "", "", true, "", nil},
 		{[]string{"-p", "--output-format"}, true, "", "", false, "", // no value: left for cursor-agent to refuse
-			[]string{"-p", "--output-format", "--output-format", "stream-json"}},
+			[]string{"--output-format", "stream-json", "-p", "--output-format"}},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -82,48 +94,80 @@ func writeExecutable(t *testing.T, path, name string) {
 	}
 }
 
+// testSelf is this test binary as Find sees cursor-otel: its file, and the
+// main package every build of it records.
+func testSelf(t *testing.T) Self {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		t.Skip("no build information in the test binary")
+	}
+	return Self{Path: exe, Program: bi.Path}
+}
+
+func copyFile(t *testing.T, from, to string, extra []byte) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, append(b, extra...), 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestFind(t *testing.T) {
 	dir := t.TempDir()
-	self := filepath.Join(dir, "bin", "cursor-otel")
-	writeExecutable(t, self, "cursor-otel")
+	me := testSelf(t)
 	realAgent := filepath.Join(dir, "real", "cursor-agent")
 	writeExecutable(t, realAgent, "the real agent")
 	otherAgent := filepath.Join(dir, "other", "agent")
 	writeExecutable(t, otherAgent, "agent")
 
-	symlinked := filepath.Join(dir, "symlink")
-	os.MkdirAll(symlinked, 0o755)
-	if err := os.Symlink(self, filepath.Join(symlinked, "cursor-agent")); err != nil {
+	in := func(sub string) string { return filepath.Join(dir, sub, "cursor-agent") }
+	os.MkdirAll(filepath.Join(dir, "symlink"), 0o755)
+	if err := os.Symlink(me.Path, in("symlink")); err != nil {
 		t.Fatal(err)
 	}
-	hardlinked := filepath.Join(dir, "hardlink")
-	os.MkdirAll(hardlinked, 0o755)
-	if err := os.Link(self, filepath.Join(hardlinked, "cursor-agent")); err != nil {
-		t.Fatal(err)
+	os.MkdirAll(filepath.Join(dir, "hardlink"), 0o755)
+	if err := os.Link(me.Path, in("hardlink")); err != nil {
+		t.Skipf("no hard links here: %v", err)
 	}
-	copied := filepath.Join(dir, "copy")
-	writeExecutable(t, filepath.Join(copied, "cursor-agent"), "cursor-otel") // same bytes as self
-	notExec := filepath.Join(dir, "noexec")
-	os.MkdirAll(notExec, 0o755)
-	os.WriteFile(filepath.Join(notExec, "cursor-agent"), []byte("x"), 0o644)
+	copyFile(t, me.Path, in("copy"), nil)
+	copyFile(t, me.Path, in("other-version"), []byte("another build")) // other bytes, the same program
+	os.MkdirAll(filepath.Join(dir, "noexec"), 0o755)
+	os.WriteFile(in("noexec"), []byte("x"), 0o644)
 
-	path := func(dirs ...string) string { return strings.Join(dirs, string(os.PathListSeparator)) }
+	path := func(dirs ...string) string {
+		for i, d := range dirs {
+			dirs[i] = filepath.Join(dir, d)
+		}
+		return strings.Join(dirs, string(os.PathListSeparator))
+	}
 	tests := []struct {
 		name, explicit, path, want string
 	}{
-		{"first on PATH", "", path(filepath.Dir(realAgent)), realAgent},
-		{"cursor-agent before agent", "", path(filepath.Dir(otherAgent), filepath.Dir(realAgent)), realAgent},
-		{"agent when there is no cursor-agent", "", path(filepath.Dir(otherAgent)), otherAgent},
-		{"skips a symlink to itself", "", path(symlinked, filepath.Dir(realAgent)), realAgent},
-		{"skips a hard link to itself", "", path(hardlinked, filepath.Dir(realAgent)), realAgent},
-		{"skips a copy of itself", "", path(copied, filepath.Dir(realAgent)), realAgent},
-		{"skips what is not executable", "", path(notExec, filepath.Dir(realAgent)), realAgent},
-		{"explicit path", otherAgent, path(filepath.Dir(realAgent)), otherAgent},
-		{"explicit name on PATH", "agent", path(filepath.Dir(otherAgent)), otherAgent},
+		{"first on PATH", "", path("real"), realAgent},
+		{"cursor-agent before agent", "", path("other", "real"), realAgent},
+		{"agent when there is no cursor-agent", "", path("other"), otherAgent},
+		{"skips a symlink to itself", "", path("symlink", "real"), realAgent},
+		{"skips a hard link to itself", "", path("hardlink", "real"), realAgent},
+		{"skips a copy of itself", "", path("copy", "real"), realAgent},
+		{"skips another build of cursor-otel", "", path("other-version", "real"), realAgent},
+		{"skips what is not executable", "", path("noexec", "real"), realAgent},
+		{"explicit path", otherAgent, path("real"), otherAgent},
+		{"explicit name on PATH", "agent", path("other"), otherAgent},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := Find(tt.explicit, tt.path, self)
+			got, err := Find(tt.explicit, tt.path, me)
 			if err != nil || got != tt.want {
 				t.Errorf("Find = %q, %v; want %q", got, err, tt.want)
 			}
@@ -131,19 +175,30 @@ func TestFind(t *testing.T) {
 	}
 
 	t.Run("not found names what was searched", func(t *testing.T) {
-		_, err := Find("", path(symlinked, copied), self)
+		_, err := Find("", path("symlink", "copy", "other-version"), me)
 		var nf *NotFoundError
 		if !errors.As(err, &nf) || !strings.Contains(err.Error(), "no cursor-agent or agent on PATH") {
 			t.Errorf("err = %v, want a NotFoundError naming cursor-agent and agent", err)
 		}
 	})
 	t.Run("explicit path that does not exist", func(t *testing.T) {
-		_, err := Find(filepath.Join(dir, "nope"), "", self)
+		_, err := Find(filepath.Join(dir, "nope"), "", me)
 		var nf *NotFoundError
 		if !errors.As(err, &nf) || !strings.Contains(err.Error(), filepath.Join(dir, "nope")) {
 			t.Errorf("err = %v, want a NotFoundError naming the path", err)
 		}
 	})
+	// CURSOR_OTEL_AGENT naming the drop-in link, or another build: a
+	// chain of cursor-otels, refused.
+	for _, explicit := range []string{in("symlink"), in("other-version"), "cursor-agent"} {
+		t.Run("explicit cursor-otel "+filepath.Base(filepath.Dir(explicit)), func(t *testing.T) {
+			_, err := Find(explicit, path("symlink"), me)
+			var nf *NotFoundError
+			if !errors.As(err, &nf) || !strings.Contains(err.Error(), "which is cursor-otel itself") {
+				t.Errorf("err = %v, want a refusal", err)
+			}
+		})
+	}
 }
 
 // The reader gets every byte in order, one chunk per read, each with its
@@ -180,26 +235,30 @@ func TestOutput(t *testing.T) {
 	}
 }
 
-// A reader that falls behind loses whole lines, never a join of two: a
-// line cut by a full queue ends where the cut began, reading resumes at
-// the first whole line after it, and every byte not read is counted.
+// A reader that falls behind loses whole lines, never a join of two: the
+// line under way when the queue fills is queued to its end, what follows
+// is dropped, reading resumes at the first whole line after the drop, and
+// every byte not read is counted. Only a line longer than the longest
+// kept is cut.
 func TestOutputFallingBehind(t *testing.T) {
 	for _, tt := range []struct {
 		name     string
 		limit    int
+		maxLine  int
 		pushes   []string
 		read     string
 		untraced int64
 	}{
-		{"nothing dropped", 100, []string{"ab\n", "cd\n"}, "ab\ncd\n", 0},
-		{"whole lines dropped", 10, []string{"ab\n", "cdefghij\n", "kl\n"}, "ab\nkl\n", 9},
-		{"a line cut", 12, []string{"ab\ncd", "efghijkl", "lm\nno\n"}, "ab\ncd\nno\n", 8 + 3},
-		{"cut before the first byte", 4, []string{"abcdef", "g\nh\n"}, "h\n", 6 + 2},
-		{"cut at the end", 10, []string{"ab", "cdefghijklmn"}, "ab\n", 12},
-		{"a chunk without a line end skipped", 8, []string{"abcdefghi", "hij", "k\nl\n"}, "l\n", 9 + 3 + 2},
+		{"nothing dropped", 100, 100, []string{"ab\n", "cd\n"}, "ab\ncd\n", 0},
+		{"whole lines dropped", 10, 100, []string{"ab\n", "cdefghij\n", "kl\n"}, "ab\nkl\n", 9},
+		{"the line under way is finished", 12, 100, []string{"ab\ncd", "efghijkl", "lm\nno\n", "pq\n"}, "ab\ncdefghijkllm\n", 6},
+		{"a line in one burst past the limit", 4, 100, []string{"abcdef", "g\nh\n"}, "abcdefg\n", 2},
+		{"a line longer than the longest kept is cut", 8, 10, []string{"abc", "defghijklmn", "opq\nr\n"}, "abc\n", 11 + 4 + 2},
+		{"an empty queue takes any chunk", 4, 100, []string{"abcdefgh\n", "i\n"}, "abcdefgh\n", 2},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			o := newOutput(tt.limit, false)
+			o.maxLine = tt.maxLine
 			for _, p := range tt.pushes {
 				o.push([]byte(p), time.Time{})
 			}
@@ -236,13 +295,13 @@ func TestOutputWaiting(t *testing.T) {
 }
 
 func TestTail(t *testing.T) {
-	tl := newTail(8)
+	tl := NewTail(8)
 	io.WriteString(tl, "hello ")
 	io.WriteString(tl, "wörld!")
 	if got := tl.String(); got != " wörld!" {
 		t.Errorf("tail = %q, want the last 8 bytes, \" wörld!\"", got)
 	}
-	cut := newTail(4)
+	cut := NewTail(4)
 	io.WriteString(cut, "öbcd") // the 4-byte window starts inside ö
 	if got := cut.String(); got != "bcd" {
 		t.Errorf("tail = %q, want \"bcd\": it starts at a whole rune", got)

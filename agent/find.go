@@ -1,11 +1,9 @@
 package agent
 
 import (
-	"bytes"
-	"crypto/sha256"
+	"debug/buildinfo"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -25,26 +23,39 @@ func (e *NotFoundError) Error() string {
 	return e.Searched
 }
 
+// Self is the running cursor-otel, as Find must skip it: its executable,
+// and the import path of its main package, which every build of
+// cursor-otel, of any version, records (Go's build information).
+type Self struct {
+	Path    string // os.Executable
+	Program string // debug.ReadBuildInfo().Path: github.com/cursor-otel/cursor-otel
+}
+
 // Find returns the cursor-agent to run: explicit when given (a path, or a
-// name looked up on PATH), else the first of Names on path that is not the
-// program at self. Self is skipped however it is reached: by symlink, hard
-// link or copy, so that cursor-otel installed as cursor-agent never runs
-// itself.
-func Find(explicit, path, self string) (string, error) {
+// name looked up on PATH), else the first of Names on path that is not
+// cursor-otel. cursor-otel is recognised however it is reached (symlink,
+// hard link, copy) and whichever version it is, so that two builds
+// installed as cursor-agent never run each other; an explicit setting that
+// names cursor-otel is an error.
+func Find(explicit, path string, self Self) (string, error) {
+	me := newSelf(self)
 	if explicit != "" {
+		found := explicit
 		if strings.ContainsRune(explicit, os.PathSeparator) {
 			if _, err := os.Stat(explicit); err != nil {
 				return "", &NotFoundError{Searched: fmt.Sprintf("%s: %v", explicit, errors.Unwrap(err))}
 			}
-			return explicit, nil
+		} else {
+			var err error
+			if found, err = lookIn(explicit, path, nil); err != nil {
+				return "", &NotFoundError{Searched: fmt.Sprintf("%s not found on PATH", explicit)}
+			}
 		}
-		found, err := lookIn(explicit, path, nil)
-		if err != nil {
-			return "", &NotFoundError{Searched: fmt.Sprintf("%s not found on PATH", explicit)}
+		if info, err := os.Stat(found); err == nil && me.is(found, info) {
+			return "", &NotFoundError{Searched: fmt.Sprintf("--agent / CURSOR_OTEL_AGENT names %s, which is cursor-otel itself: name the real cursor-agent", explicit)}
 		}
 		return found, nil
 	}
-	me := newSelf(self)
 	for _, name := range Names {
 		if found, err := lookIn(name, path, me); err == nil {
 			return found, nil
@@ -77,46 +88,34 @@ func lookIn(name, path string, me *self) (string, error) {
 }
 
 // self is the running program, compared with candidates by file identity
-// and, for a copy, by content.
+// and by what program they are.
 type self struct {
-	path string
-	info fs.FileInfo
-	sum  []byte // sha256 of the file, computed when a candidate's size matches
+	info    fs.FileInfo
+	program string
 }
 
-func newSelf(path string) *self {
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil
+func newSelf(s Self) *self {
+	me := &self{program: s.Program}
+	if info, err := os.Stat(s.Path); err == nil {
+		me.info = info
 	}
-	return &self{path: path, info: info}
+	return me
 }
 
+// is says the file at candidate is cursor-otel: this very file (a symlink
+// or hard link to it), or any Go program whose main package is
+// cursor-otel's (a copy, another version). Reading a program's build
+// information reads its headers, not the whole file.
 func (s *self) is(candidate string, info fs.FileInfo) bool {
 	if s == nil {
 		return false
 	}
-	if os.SameFile(s.info, info) {
-		return true // the file itself, a symlink to it, or a hard link
+	if s.info != nil && os.SameFile(s.info, info) {
+		return true
 	}
-	if info.Size() != s.info.Size() {
+	if s.program == "" {
 		return false
 	}
-	if s.sum == nil {
-		s.sum = fileSum(s.path)
-	}
-	return s.sum != nil && bytes.Equal(s.sum, fileSum(candidate))
-}
-
-func fileSum(path string) []byte {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return nil
-	}
-	return h.Sum(nil)
+	bi, err := buildinfo.ReadFile(candidate)
+	return err == nil && bi.Path == s.program
 }

@@ -21,6 +21,9 @@ const (
 var (
 	valueFlags = []string{"--api-key", "-H", "--header", "-e", "--endpoint", "--output-format", "--mode",
 		"--model", "-m", "--sandbox", "--workspace", "--add-dir", "--plugin-dir", "--worktree-base"}
+	// shortValueFlags are the single letters of valueFlags, for combined
+	// short flags (-pm gpt-5: print, and the model).
+	shortValueFlags = "Hem"
 	optionalValueFlags = []string{"--resume", "-w", "--worktree"}
 	// subcommands run untouched: they print no stream to trace.
 	subcommands = []string{"install-shell-integration", "uninstall-shell-integration", "login", "logout",
@@ -38,30 +41,48 @@ type Invocation struct {
 	Info       bool   // --help, --version, --list-models
 	APIKey     string // the --api-key value, to be redacted
 	formatAt   int    // index of the --output-format value, or -1
-	insertAt   int    // where an --output-format can be added
+	insertAt   int    // where an --output-format can be added: before every option, so that it splits none
 }
 
 // Parse reads a cursor-agent command line the way cursor-agent does: options
 // before the first argument that is not one, everything after "--" a prompt.
 func Parse(args []string) Invocation {
-	inv := Invocation{Args: args, formatAt: -1, insertAt: len(args)}
+	inv := Invocation{Args: args, formatAt: -1}
+	if len(args) > 0 && args[0] == "agent" {
+		inv.insertAt = 1 // after the subcommand that is a run like no subcommand at all
+	}
 	positional := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
-			inv.insertAt = min(inv.insertAt, i)
 			return inv
 		}
 		if !strings.HasPrefix(a, "-") || a == "-" {
 			// The first operand names a subcommand or starts the prompt;
 			// `cursor-agent agent …` is a run like no subcommand at all.
-			if !positional && a != "agent" {
-				if slices.Contains(subcommands, a) {
-					inv.Subcommand = a
-				}
-				inv.insertAt = i
+			if !positional && a != "agent" && slices.Contains(subcommands, a) {
+				inv.Subcommand = a
 			}
 			positional = positional || a != "agent"
+			continue
+		}
+		if letters, ok := shortFlags(a); ok {
+			// -pf: -p and -f. A letter that takes a value takes the rest
+			// of the word (-mgpt-5) or, last, the next argument.
+			for j, c := range letters {
+				if c == 'p' {
+					inv.Print = true
+				}
+				if c == 'v' || c == 'h' {
+					inv.Info = true
+				}
+				if strings.ContainsRune(shortValueFlags, c) {
+					if j == len(letters)-1 && i+1 < len(args) {
+						i++
+					}
+					break
+				}
+			}
 			continue
 		}
 		name, value, joined := strings.Cut(a, "=")
@@ -94,13 +115,28 @@ func Parse(args []string) Invocation {
 	return inv
 }
 
+// shortFlags reads -abc, several single-letter flags in one word.
+func shortFlags(a string) (string, bool) {
+	if len(a) < 3 || a[0] != '-' || a[1] == '-' || strings.ContainsRune(a, '=') {
+		return "", false
+	}
+	for _, c := range a[1:] {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+			return "", false
+		}
+	}
+	return a[1:], true
+}
+
 // Untouched says the run prints no event stream to trace: a subcommand, or
 // --help, --version, --list-models.
 func (inv Invocation) Untouched() bool { return inv.Subcommand != "" || inv.Info }
 
 // WithFormat returns the command line asking for format instead of what it
 // asked for: the --output-format value replaced where it stands, or the
-// option added before the prompt. Nothing else changes.
+// option added before every other one (after a leading "agent"), where it
+// cannot come between an option cursor-otel does not know and its value.
+// Nothing else changes.
 func (inv Invocation) WithFormat(format string) []string {
 	args := slices.Clone(inv.Args)
 	if inv.formatAt >= 0 {

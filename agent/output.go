@@ -16,14 +16,20 @@ const backlog = 8 << 20
 // readSize is the most the pump reads at once.
 const readSize = 256 << 10
 
+// maxLine is the longest line the queue keeps whole past its backlog: the
+// longest a decoder reads (parse.DefaultMaxLine). A 20 MB tool result
+// written in one burst is traced, not cut into a failure.
+const maxLine = 64 << 20
+
 // Output is a copy of the agent's stdout for a reader off the hot path.
 // The pump that forwards stdout pushes each chunk here and does not wait
 // for the reader. Read returns at most one chunk per call, so that Arrival names the chunk
 // the reader last read from.
 //
-// When the queue is full, chunks are dropped. The reader then sees the
-// line under way end where the drop began (it reads as one malformed
-// line), and reading resumes at the first whole line after the drop. An
+// When the queue is full, the line under way is still queued to its end
+// (up to maxLine), and what follows is dropped, whole lines at a time:
+// reading resumes at the first whole line after the drop. Only a line
+// longer than maxLine is cut, and then reads as one malformed line. An
 // Output made to wait instead (when its reader, not the user, is the
 // agent's output's only reader) holds the pump until there is room.
 type Output struct {
@@ -45,6 +51,8 @@ type Output struct {
 	skipping  bool  // the reader is skipping to the end of a line cut by a gap
 	lastByte  byte  // the last byte Read returned
 	delivered bool  // Read has returned bytes
+	lineLen   int   // bytes queued since the last line end: the line under way
+	maxLine   int   // the longest line kept whole past the limit
 }
 
 type chunk struct {
@@ -56,7 +64,7 @@ type chunk struct {
 }
 
 func newOutput(limit int, wait bool) *Output {
-	o := &Output{limit: limit, wait: wait}
+	o := &Output{limit: limit, wait: wait, maxLine: maxLine}
 	o.ready = sync.NewCond(&o.mu)
 	o.room = sync.NewCond(&o.mu)
 	return o
@@ -99,22 +107,58 @@ func (o *Output) push(data []byte, at time.Time) bool {
 		for o.queued > 0 && o.queued+w > o.limit {
 			o.room.Wait()
 		}
-	} else if o.queued+w > o.limit {
-		o.dropping = true
-		o.cleanCut = len(data) > 0 && data[len(data)-1] == '\n'
-		o.untraced += int64(len(data))
+	} else if o.queued > 0 && o.queued+w > o.limit {
+		// Finish the line under way, if its start was queued, and drop
+		// from the next line on.
+		rest := data
+		if !o.dropping && o.lineLen > 0 {
+			if i := bytes.IndexByte(data, '\n'); i < 0 && o.lineLen+len(data) <= o.maxLine {
+				rest = nil
+			} else if i >= 0 && o.lineLen+i+1 <= o.maxLine {
+				rest = data[i+1:]
+			}
+		}
+		if len(rest) == len(data) {
+			o.drop(data)
+			o.mu.Unlock()
+			return false
+		}
+		o.queue(data[:len(data)-len(rest)], at)
+		if len(rest) > 0 {
+			o.drop(rest)
+		}
 		o.mu.Unlock()
-		return false
+		o.ready.Signal()
+		return true
 	}
-	if o.dropping {
-		o.dropping = false
-		o.chunks = append(o.chunks, chunk{at: at, gap: true, cleanCut: o.cleanCut})
-	}
-	o.chunks = append(o.chunks, chunk{data: data, buf: data, at: at})
-	o.queued += w
+	o.queue(data, at)
 	o.mu.Unlock()
 	o.ready.Signal()
 	return true
+}
+
+// queue adds a chunk, after a gap if output was dropped before it. o.mu
+// is held.
+func (o *Output) queue(data []byte, at time.Time) {
+	if o.dropping {
+		o.dropping = false
+		o.chunks = append(o.chunks, chunk{at: at, gap: true, cleanCut: o.cleanCut})
+		o.lineLen = 1 // the line the gap cut is under way, though its start is lost
+	}
+	o.chunks = append(o.chunks, chunk{data: data, buf: data, at: at})
+	o.queued += weight(data)
+	if i := bytes.LastIndexByte(data, '\n'); i >= 0 {
+		o.lineLen = len(data) - i - 1
+	} else {
+		o.lineLen += len(data)
+	}
+}
+
+// drop counts data as not traced. o.mu is held.
+func (o *Output) drop(data []byte) {
+	o.dropping = true
+	o.cleanCut = len(data) > 0 && data[len(data)-1] == '\n'
+	o.untraced += int64(len(data))
 }
 
 // close marks the end of the stream; Read returns io.EOF once drained.

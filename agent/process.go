@@ -1,14 +1,10 @@
 package agent
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"os/signal"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -19,19 +15,14 @@ type Spec struct {
 	Args []string // without the program name
 	Env  []string
 
-	// The user's streams, handed to the agent: stdin always as it is.
+	// The user's streams. stdin is handed to the agent as it is; stdout
+	// and stderr are forwarded (see Start).
 	Stdin, Stdout, Stderr *os.File
 
-	// Untouched hands stdout and stderr over as they are too: nothing is
-	// copied, nothing traced (interactive runs, subcommands).
-	Untouched bool
 	// Discard keeps the agent's stdout from the user (the caller prints
 	// what the user asked for instead); it is still copied.
 	Discard bool
 }
-
-// Signals are the signals forwarded to the agent.
-var Signals = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
 
 // drainGrace is how long stdout and stderr are read after the agent exits:
 // a process the agent left behind may hold them open for ever.
@@ -40,78 +31,130 @@ const drainGrace = time.Second
 // tailSize is how much of the agent's stderr is kept for the trace.
 const tailSize = 4 << 10
 
-// Process is a running agent.
+// Process is a running agent, in a process group of its own: a signal
+// meant for cursor-otel's group (a CI runner's kill -TERM -PGID, a
+// terminal's Ctrl-C) reaches the agent once, forwarded, never twice.
 type Process struct {
-	cmd         *exec.Cmd
-	output      *Output
-	tail        *tail
-	pipes       []*os.File // read ends, closed after the drain
-	pumps       sync.WaitGroup
-	signals     chan os.Signal
-	interrupted atomic.Bool
+	proc     *os.Process
+	output   *Output
+	tail     *Tail // of stderr; nil when stderr is handed over or merged
+	merged   bool
+	pipes    []*os.File // read ends, closed after the drain
+	pumps    sync.WaitGroup
+	watchdog *watchdog
+	jobs     *jobControl
+	exited   chan Exit
 }
 
 // Start starts the agent. Its stdout is forwarded to the user's as bytes
-// arrive, in one plain copy, before the copy for tracing is queued.
+// arrive, in one plain copy, before the copy for tracing is queued. Its
+// stderr is the user's own when that is a terminal; when stdout and
+// stderr are one file or pipe (2>&1) the agent gets one pipe for both, so
+// that what it wrote keeps its order; otherwise stderr is forwarded and
+// its tail kept for the trace.
+//
+// If cursor-otel dies without waiting for it (SIGKILL, the OOM killer), a
+// watchdog ends the agent's process group: it does not run on orphaned.
 func Start(s Spec) (*Process, error) {
-	p := &Process{cmd: exec.Command(s.Path, s.Args...)}
-	p.cmd.Env = s.Env
-	p.cmd.Stdin = s.Stdin
-	p.cmd.Stdout, p.cmd.Stderr = s.Stdout, s.Stderr
-
-	var stdoutW, stderrW *os.File
-	if !s.Untouched {
-		r, w, err := os.Pipe()
-		if err != nil {
-			return nil, fmt.Errorf("stdout pipe: %w", err)
-		}
-		widen(r)
-		p.output, p.cmd.Stdout, stdoutW = newOutput(backlog, s.Discard), w, w
-		p.pipes = append(p.pipes, r)
-		dst := io.Writer(s.Stdout)
-		if s.Discard {
-			dst = nil
-		}
-		p.pumps.Add(1)
-		go p.pumpStdout(r, dst)
-
-		// A terminal is handed over as it is: the agent sees the user's
-		// terminal. Otherwise stderr is a pipe either way, and this one
-		// keeps the tail for the trace.
-		if !IsTerminal(s.Stderr) {
-			r, w, err := os.Pipe()
-			if err != nil {
-				return nil, fmt.Errorf("stderr pipe: %w", err)
-			}
-			p.tail, p.cmd.Stderr, stderrW = newTail(tailSize), w, w
-			p.pipes = append(p.pipes, r)
-			p.pumps.Add(1)
-			go p.pumpStderr(r, s.Stderr)
-		}
-	}
-
-	// SIGPIPE is caught, not ignored: an ignored signal would be ignored by
-	// the agent too, and a caught one makes writes to a closed stdout fail
-	// with EPIPE instead of killing cursor-otel before it flushes.
-	p.signals = make(chan os.Signal, 4)
-	signal.Notify(p.signals, append(Signals, syscall.SIGPIPE)...)
-	if err := p.cmd.Start(); err != nil {
-		signal.Stop(p.signals)
-		for _, f := range append(p.pipes, stdoutW, stderrW) {
-			if f != nil {
-				f.Close()
-			}
+	p := &Process{exited: make(chan Exit, 1)}
+	var closeAfterStart []*os.File
+	fail := func(err error) (*Process, error) {
+		for _, f := range append(closeAfterStart, p.pipes...) {
+			f.Close()
 		}
 		return nil, err
 	}
-	// The agent holds the write ends now; ours would keep the pipes open.
-	for _, w := range []*os.File{stdoutW, stderrW} {
-		if w != nil {
-			w.Close()
-		}
+
+	r, stdoutW, err := os.Pipe()
+	if err != nil {
+		return fail(fmt.Errorf("stdout pipe: %w", err))
 	}
-	go p.forwardSignals()
+	widen(r)
+	p.pipes, closeAfterStart = append(p.pipes, r), append(closeAfterStart, stdoutW)
+	p.output = newOutput(backlog, s.Discard)
+	var dst io.Writer = s.Stdout
+	if s.Discard {
+		dst = nil
+	}
+
+	stderrW := s.Stderr
+	switch {
+	case IsTerminal(s.Stderr):
+		// The agent sees the user's terminal.
+	case sameDestination(s.Stdout, s.Stderr):
+		p.merged, stderrW = true, stdoutW
+	default:
+		er, ew, err := os.Pipe()
+		if err != nil {
+			return fail(fmt.Errorf("stderr pipe: %w", err))
+		}
+		p.pipes, closeAfterStart = append(p.pipes, er), append(closeAfterStart, ew)
+		p.tail, stderrW = NewTail(tailSize), ew
+		p.pumps.Add(1)
+		go p.pumpStderr(er, s.Stderr)
+	}
+	p.pumps.Add(1)
+	go p.pumpStdout(r, dst)
+
+	// Signals are caught before the agent starts, so that none between
+	// its start and the forwarding is lost.
+	p.jobs = newJobControl(s.Stdin, s.Stdout, s.Stderr)
+	started := make(chan error, 1)
+	go p.run(s, []*os.File{s.Stdin, stdoutW, stderrW}, started)
+	if err := <-started; err != nil {
+		p.jobs.stop()
+		return fail(err)
+	}
+	// The agent holds the write ends now; ours would keep the pipes open.
+	for _, f := range closeAfterStart {
+		f.Close()
+	}
 	return p, nil
+}
+
+// run starts the agent and reaps it. It reports its stops (Ctrl-Z, a tty
+// read from the background) to job control, which keeps the user's shell
+// and terminal as they would be without cursor-otel.
+func (p *Process) run(s Spec, files []*os.File, started chan<- error) {
+	proc, err := os.StartProcess(s.Path, append([]string{s.Path}, s.Args...), &os.ProcAttr{
+		Env:   s.Env,
+		Files: files,
+		Sys:   &syscall.SysProcAttr{Setpgid: true},
+	})
+	if err != nil {
+		started <- err
+		return
+	}
+	p.proc = proc
+	p.jobs.begin(proc.Pid)
+	if p.watchdog, err = startWatchdog(proc.Pid); err != nil {
+		p.watchdog = nil // tracing goes on; only the orphan guard is missing
+	}
+	started <- nil
+
+	var ws syscall.WaitStatus
+	for {
+		_, err := syscall.Wait4(proc.Pid, &ws, syscall.WUNTRACED, nil)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err == nil && ws.Stopped() {
+			p.jobs.stopped(ws.StopSignal())
+			continue
+		}
+		at := time.Now()
+		signals := p.jobs.end()
+		exit := Exit{At: at, Code: ws.ExitStatus(), Signals: signals, Interrupted: len(signals) > 0}
+		switch {
+		case err != nil:
+			exit.Code = 1
+		case ws.Signaled():
+			exit.Signal, exit.Code = ws.Signal(), 128+int(ws.Signal())
+		}
+		_ = proc.Release()
+		p.exited <- exit
+		return
+	}
 }
 
 // pumpStdout is the hot path: one read, one write, then the copy is queued.
@@ -145,39 +188,37 @@ func (p *Process) pumpStderr(r *os.File, dst io.Writer) {
 	_, _ = io.Copy(io.MultiWriter(dst, p.tail), r)
 }
 
-func (p *Process) forwardSignals() {
-	for sig := range p.signals {
-		if sig == syscall.SIGPIPE {
-			continue
-		}
-		p.interrupted.Store(true)
-		if terminalSentToGroup(sig) {
-			continue // the agent, in our process group, got it from the terminal too
-		}
-		_ = p.cmd.Process.Signal(sig)
-	}
-}
-
-// Output is the copy of the agent's stdout; nil for an untouched run.
+// Output is the copy of the agent's stdout (and, when Merged, stderr).
 func (p *Process) Output() *Output { return p.output }
+
+// Merged says the agent's stderr goes into its stdout's pipe: the user
+// had them go to one place (2>&1), and the copy holds both, in order.
+func (p *Process) Merged() bool { return p.merged }
+
+// Pid is the agent's process id, which is also its process group's.
+func (p *Process) Pid() int { return p.proc.Pid }
 
 // Exit is how the agent ended.
 type Exit struct {
 	Code        int       // the status to exit with: the agent's, or 128+N when signal N killed it
 	Signal      os.Signal // the signal that killed the agent, if one did
 	Interrupted bool      // a signal was forwarded to the agent
+	Signals     []Signal  // the signals forwarded, in order
 	StderrTail  string    // the end of its stderr, when it was read
 	At          time.Time // when it exited
 }
 
+// Signal is a signal forwarded to the agent.
+type Signal struct {
+	Signal os.Signal
+	At     time.Time
+}
+
 // Wait waits for the agent to exit and its output to drain.
 func (p *Process) Wait() Exit {
-	err := p.cmd.Wait()
-	exit := Exit{At: time.Now(), Code: p.cmd.ProcessState.ExitCode()}
-	if ws, ok := p.cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		exit.Signal, exit.Code = ws.Signal(), 128+int(ws.Signal())
-	} else if err != nil && !errors.As(err, new(*exec.ExitError)) {
-		exit.Code = 1
+	exit := <-p.exited
+	if p.watchdog != nil {
+		p.watchdog.release() // the agent ended; what it left running is its own
 	}
 	drained := make(chan struct{})
 	go func() { p.pumps.Wait(); close(drained) }()
@@ -189,9 +230,7 @@ func (p *Process) Wait() Exit {
 		}
 		<-drained
 	}
-	signal.Stop(p.signals)
-	close(p.signals)
-	exit.Interrupted = p.interrupted.Load()
+	p.jobs.stop()
 	if p.tail != nil {
 		exit.StderrTail = p.tail.String()
 	}

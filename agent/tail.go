@@ -6,16 +6,17 @@ import (
 	"unicode/utf8"
 )
 
-// tail keeps the last bytes written to it, for the trace of a failed run.
-type tail struct {
+// Tail keeps the last bytes written to it, for the trace of a failed run.
+type Tail struct {
 	mu  sync.Mutex
 	buf []byte
 	max int
 }
 
-func newTail(max int) *tail { return &tail{max: max} }
+// NewTail keeps the last max bytes.
+func NewTail(max int) *Tail { return &Tail{max: max} }
 
-func (t *tail) Write(p []byte) (int, error) {
+func (t *Tail) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.buf = append(t.buf, p...)
@@ -26,7 +27,7 @@ func (t *tail) Write(p []byte) (int, error) {
 }
 
 // String returns the tail from its first whole rune, as valid UTF-8.
-func (t *tail) String() string {
+func (t *Tail) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	b := t.buf

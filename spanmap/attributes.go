@@ -46,6 +46,8 @@ const (
 	InvalidLines    = attribute.Key("cursor.stream.invalid_lines")
 	UnknownEvents   = attribute.Key("cursor.stream.unknown_events")
 	UntracedBytes   = attribute.Key("cursor.stream.untraced_bytes")
+	StreamUntraced  = attribute.Key("cursor.stream.untraced") // its completion may be in what was not traced
+	SignalName      = attribute.Key("cursor.signal.name")
 	ModelCallID     = attribute.Key("cursor.model_call_id")
 	ToolCalls       = attribute.Key("cursor.tool_calls")
 	FirstTokenMs    = attribute.Key("cursor.time_to_first_token_ms")
@@ -88,6 +90,7 @@ const (
 	EventAgentError  = "cursor.error"
 	EventUnknown     = "cursor.unknown_event"
 	EventInvalidLine = "cursor.invalid_line"
+	EventSignal      = "cursor.signal" // a signal passed on to the agent
 )
 
 // Outcomes of a tool call (cursor.tool.outcome).

@@ -95,17 +95,25 @@ func (r *Recorder) Record(ev parse.Event, readAt time.Time) {
 
 // End is how the stream ended, as the caller knows it.
 type End struct {
-	Time        time.Time // zero: the latest time in the stream
-	ExitCode    *int      // the agent's exit status, when it ran live
-	Interrupted bool      // the run was cut short by a signal
-	StderrTail  string    // the end of the agent's stderr, kept when the run failed
+	Time       time.Time // zero: the latest time in the stream
+	ExitCode   *int      // the agent's exit status, when it ran live
+	StderrTail string    // the end of the agent's stderr, kept when the run failed
 	// UntracedBytes is how much of the agent's output was not read because
 	// the tracer fell behind it (wrap mode).
 	UntracedBytes int64
 	Attributes    []attribute.KeyValue // more facts for the session span
+	// Signals are the signals the run was sent (and passed on to the
+	// agent), as events on the session span.
+	Signals []Signal
 	// NoStream says the agent's output was not read (an interactive run, a
 	// subcommand): then a missing result is no failure.
 	NoStream bool
+}
+
+// Signal is a signal the run was sent.
+type Signal struct {
+	Name string // SIGINT, SIGTERM, …
+	At   time.Time
 }
 
 // Finish ends the open session, closing every span still open.

@@ -417,7 +417,7 @@ func TestFinishStatus(t *testing.T) {
 	failed := `{"type":"system","subtype":"init","session_id":"s"}
 {"type":"result","subtype":"error","is_error":true,"error":"Request timed out","timestamp_ms":1770000000000}`
 	truncated := `{"type":"system","subtype":"init","session_id":"s","timestamp_ms":1770000000000}`
-	one, two := 1, 0
+	zero, one := 0, 1
 	tests := []struct {
 		name     string
 		stream   string
@@ -426,11 +426,13 @@ func TestFinishStatus(t *testing.T) {
 		wantType string
 		wantMsg  string
 	}{
-		{"success", ok, End{ExitCode: &two}, false, "", ""},
+		{"success", ok, End{ExitCode: &zero}, false, "", ""},
 		{"result error", failed, End{}, true, "agent_error", "Request timed out"},
 		{"no result", truncated, End{}, true, "no_result", "stream ended without a result"},
 		{"non-zero exit", ok, End{ExitCode: &one}, true, "exit_status", "agent exited with status 1"},
-		{"interrupted", truncated, End{Interrupted: true, ExitCode: &one}, true, "interrupted", "interrupted; stream ended without a result; agent exited with status 1"},
+		{"interrupted", truncated, End{Signals: []Signal{{Name: "SIGINT"}}, ExitCode: &one}, true, "interrupted", "interrupted; stream ended without a result; agent exited with status 1"},
+		{"interrupted, and it handled it and ended well", ok, End{Signals: []Signal{{Name: "SIGINT"}}, ExitCode: &zero}, false, "", ""},
+		{"output not traced, no result seen, exit 0", truncated, End{UntracedBytes: 20 << 20, ExitCode: &zero}, false, "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -272,9 +272,10 @@ func (s *session) finish(end End) {
 	slices.SortFunc(running, func(a, b *toolCall) int {
 		return cmp.Or(a.start.Compare(b.start), cmp.Compare(a.call.ID, b.call.ID))
 	})
+	interrupted := len(end.Signals) > 0
 	for _, tc := range running {
 		tc.parent.last = later(tc.parent.last, endTime)
-		tc.endIncomplete(endTime, end.Interrupted)
+		tc.endIncomplete(endTime, interrupted, end.UntracedBytes > 0)
 	}
 	for _, mc := range slices.Clone(s.open) {
 		s.endModelCall(mc)
@@ -296,6 +297,9 @@ func (s *session) finish(end End) {
 	if end.ExitCode != nil {
 		attrs = append(attrs, ExitCode.Int(*end.ExitCode))
 	}
+	for _, sig := range end.Signals {
+		s.span.AddEvent(EventSignal, trace.WithTimestamp(sig.At), trace.WithAttributes(SignalName.String(sig.Name)))
+	}
 	attrs = append(attrs, end.Attributes...)
 	if errType, msg := s.failure(end); errType != "" {
 		attrs = append(attrs, ErrorType.String(errType))
@@ -309,7 +313,9 @@ func (s *session) finish(end End) {
 }
 
 // failure says why a session failed, if it did: the most telling reason
-// names error.type, and all of them make the status message.
+// names error.type, and all of them make the status message. A signal is
+// a reason only when the run did not end well: an agent that handles
+// Ctrl-C and still ends with a success result did not fail.
 func (s *session) failure(end End) (errType, msg string) {
 	var reasons []string
 	note := func(t, m string) {
@@ -318,10 +324,10 @@ func (s *session) failure(end End) (errType, msg string) {
 		}
 		reasons = append(reasons, m)
 	}
-	if end.Interrupted {
-		note("interrupted", "interrupted")
-	}
 	switch {
+	case s.result == nil && !end.NoStream && end.UntracedBytes > 0:
+		// The result may be in what was not traced: the exit status says
+		// how the run ended.
 	case s.result == nil && !end.NoStream:
 		note("no_result", "stream ended without a result")
 	case s.result == nil:
@@ -330,6 +336,9 @@ func (s *session) failure(end End) (errType, msg string) {
 	}
 	if end.ExitCode != nil && *end.ExitCode != 0 {
 		note("exit_status", fmt.Sprintf("agent exited with status %d", *end.ExitCode))
+	}
+	if len(end.Signals) > 0 && len(reasons) > 0 {
+		errType, reasons = "interrupted", append([]string{"interrupted"}, reasons...)
 	}
 	return errType, strings.Join(reasons, "; ")
 }

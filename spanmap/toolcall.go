@@ -107,13 +107,19 @@ func (tc *toolCall) complete(e *parse.ToolCompleted, end time.Time, startMissing
 }
 
 // endIncomplete ends a tool call that never completed, because the run was
-// interrupted or the stream ended.
-func (tc *toolCall) endIncomplete(end time.Time, interrupted bool) {
+// interrupted or the stream ended. When part of the stream was not traced
+// its completion may be in that part: then it is incomplete, but not
+// called a failure.
+func (tc *toolCall) endIncomplete(end time.Time, interrupted, untraced bool) {
 	span := tc.span(tc.call, OutcomeIncomplete)
-	span.SetAttributes(ErrorType.String(OutcomeIncomplete))
-	if interrupted {
+	switch {
+	case untraced:
+		span.SetAttributes(StreamUntraced.Bool(true))
+	case interrupted:
+		span.SetAttributes(ErrorType.String(OutcomeIncomplete))
 		span.SetStatus(codes.Error, "interrupted")
-	} else {
+	default:
+		span.SetAttributes(ErrorType.String(OutcomeIncomplete))
 		span.SetStatus(codes.Error, "no completion before the stream ended")
 	}
 	span.End(trace.WithTimestamp(later(end, tc.start)))

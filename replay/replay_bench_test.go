@@ -1,4 +1,4 @@
-package main
+package replay
 
 import (
 	"context"
@@ -17,9 +17,9 @@ import (
 // stream of many sessions (examples and generated thinking-heavy,
 // tool-heavy and balanced ones) read from a file, decoded, mapped,
 // redacted and exported over OTLP/gRPC to a receiver on this machine.
-// (go run ./bench measures the built binary beside cat and jq.)
+// (go run ./bench, from the repository root, measures the built binary beside cat and jq.)
 func BenchmarkReplayExport(b *testing.B) {
-	stream, counts, err := synth.MixOf(20<<20, "examples/*.ndjson")
+	stream, counts, err := synth.MixOf(20<<20, "../examples/*.ndjson")
 	if err != nil {
 		b.Fatal(err)
 	}

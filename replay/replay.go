@@ -1,4 +1,6 @@
-package main
+// Package replay is cursor-otel's replay mode: recorded stream-json files
+// turned into traces, printed as trees and exported.
+package replay
 
 import (
 	"context"
@@ -10,64 +12,72 @@ import (
 
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/cursor-otel/cursor-otel/internal/oneline"
 	"github.com/cursor-otel/cursor-otel/parse"
+	"github.com/cursor-otel/cursor-otel/settings"
 	"github.com/cursor-otel/cursor-otel/spanmap"
 	"github.com/cursor-otel/cursor-otel/tracer"
 	"github.com/cursor-otel/cursor-otel/tree"
 )
 
-type replayCmd struct {
-	Files []string `arg:"" optional:"" name:"file" help:"Recorded stream-json files; - (or none) reads stdin."`
+// Config is one run of replay.
+type Config struct {
+	Settings settings.Settings
+	Files    []string // recordings; "-" (or none) is stdin
+	Environ  []string
+	Getenv   func(string) string
+	Stdin    io.Reader
+	Stdout   io.Writer
+	Stderr   io.Writer
 }
 
 // Run replays each file as its own stream, prints each trace as a tree, and
-// exports the traces. A file that cannot be read, or an export to an
-// endpoint the user named that fails, makes the exit status 1.
-func (r *replayCmd) Run(c *cli, s *streams, status *int) error {
-	ctx := context.Background()
-	tuneGC(os.Getenv)
-	redactor, err := c.redactor()
-	if err != nil {
-		return err
-	}
-	reports := c.summaryFiles()
-	cfg := c.tracing(redactor, reports)
-	if !c.Quiet {
-		cfg.Processors = append(cfg.Processors, tracer.OnTraceEnd(func(t tracer.Trace) { tree.Print(s.stdout, t.Spans, t.Finished) }))
+// exports the traces. It returns the exit status: 1 when a file cannot be
+// read, a report cannot be written, or an export to an endpoint the user
+// named fails.
+func Run(ctx context.Context, c Config) int {
+	tuneGC(c.Getenv)
+	s := c.Settings
+	status := 0
+	redactor := s.Redactor(c.Environ)
+	reports := s.Reports()
+	cfg := s.Tracing(c.Getenv, redactor, reports)
+	if !s.Quiet {
+		cfg.Processors = append(cfg.Processors, tracer.OnTraceEnd(func(t tracer.Trace) { tree.Print(c.Stdout, t.Spans, t.Finished) }))
 	}
 	prov, err := tracer.New(ctx, cfg)
 	if err != nil {
-		fmt.Fprintf(s.stderr, "cursor-otel: %s; replaying without export\n", redactor.Redact(err.Error()))
-		prov, *status = tracer.NewNoExport(ctx, cfg), 1
+		fmt.Fprintln(c.Stderr, oneline.Join(redactor.Redact(err.Error()), "replaying without export"))
+		prov, status = tracer.NewNoExport(ctx, cfg), 1
 	}
-	files := r.Files
+	files := c.Files
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
 	for _, name := range files {
-		if err := replayFile(ctx, prov.Tracer(), name, s.stdin, c.recording(redactor)); err != nil {
-			fmt.Fprintf(s.stderr, "cursor-otel: %v\n", err)
-			*status = 1
+		if err := replayFile(ctx, prov.Tracer(), name, c.Stdin, s.Recording(redactor)); err != nil {
+			fmt.Fprintln(c.Stderr, oneline.Join(redactor.Redact(err.Error())))
+			status = 1
 		}
 	}
-	// Errors (a summary not written, an export to a named endpoint that
+	// Errors (a report not written, an export to a named endpoint that
 	// failed) are said even with --quiet and make the status 1; a missing
-	// default collector is a warning. All of it in one line, as wrap says it.
+	// default collector is a warning. All of it in one line.
 	report := prov.Shutdown(ctx)
 	var notes []string
-	if reports.err != nil {
-		notes, *status = append(notes, reports.err.Error()), 1
+	if err := reports.Err(); err != nil {
+		notes, status = append(notes, err.Error()), 1
 	}
-	if msg := exportWarning(report); msg != "" && (report.UserEndpoint || !c.Quiet) {
+	if msg := report.Warning(); msg != "" && (report.UserEndpoint || !s.Quiet) {
 		notes = append(notes, msg)
 		if report.UserEndpoint {
-			*status = 1
+			status = 1
 		}
 	}
-	if line := oneLine(notes...); line != "" {
-		fmt.Fprintln(s.stderr, redactor.Redact(line))
+	if line := oneline.Join(notes...); line != "" {
+		fmt.Fprintln(c.Stderr, redactor.Redact(line))
 	}
-	return nil
+	return status
 }
 
 // tuneGC sets the garbage collector for replay, unless the user did with

@@ -1,0 +1,41 @@
+package wrap
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// depthVar counts the cursor-otels a run goes through: each gives the
+// agent it runs one more than it was given. A chain of cursor-otels
+// running each other (a wrapper script around cursor-otel found as
+// cursor-agent, which Find cannot recognise) stops at maxDepth, in a few
+// processes, instead of thousands.
+const depthVar = "CURSOR_OTEL_DEPTH"
+
+// maxDepth is deeper than any agent nests agents on purpose (an agent
+// running cursor-agent in a tool, which runs it again, ...).
+const maxDepth = 8
+
+// chainDepth reads the depth from the environment.
+func chainDepth(environ []string) int {
+	for _, kv := range slices.Backward(environ) {
+		if v, ok := strings.CutPrefix(kv, depthVar+"="); ok {
+			n, _ := strconv.Atoi(v)
+			return max(n, 0)
+		}
+	}
+	return 0
+}
+
+// withDepth is environ with the depth set to n.
+func withDepth(environ []string, n int) []string {
+	out := make([]string, 0, len(environ)+1)
+	for _, kv := range environ {
+		if !strings.HasPrefix(kv, depthVar+"=") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, fmt.Sprintf("%s=%d", depthVar, n))
+}
