@@ -166,6 +166,18 @@ func (g *guard) beginShutdown(deadline time.Time) {
 	time.AfterFunc(time.Until(deadline), g.cancel)
 }
 
+// settle cuts off the exports under way, and waits at most d for them to
+// return, so that result counts them as sent, not as never sent.
+func (g *guard) settle(d time.Duration) {
+	g.cancel()
+	done := make(chan struct{})
+	go func() { g.inFlight.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(d):
+	}
+}
+
 func (g *guard) result() (exported, unconfirmed int, err error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()

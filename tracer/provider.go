@@ -212,9 +212,10 @@ func (p *Provider) Tracer() trace.Tracer {
 
 // Report says what became of the spans.
 type Report struct {
-	Spans        int    // spans ended (and sampled: meant for export)
-	Exported     int    // spans the collector accepted
-	Unconfirmed  int    // of the rest, spans sent whose answer did not come before the flush deadline
+	Spans        int // spans ended (and sampled: meant for export)
+	Exported     int // spans the collector accepted
+	Unconfirmed  int // of the rest, spans sent whose answer did not come before the flush deadline
+	FlushTimeout time.Duration
 	Endpoint     string // where they were sent
 	UserEndpoint bool   // the user named the endpoint
 	Err          error  // why some were not exported; nil when all were, or none were meant to be
@@ -247,13 +248,14 @@ func (p *Provider) Shutdown(ctx context.Context) Report {
 	ctx, cancel := context.WithDeadline(ctx, p.deadline)
 	defer cancel()
 	shutdownErr := p.tp.Shutdown(ctx)
-	r := Report{Spans: int(p.ended.Load()), Endpoint: p.settings.endpoint, UserEndpoint: p.settings.userEndpoint}
+	r := Report{Spans: int(p.ended.Load()), Endpoint: p.settings.endpoint, UserEndpoint: p.settings.userEndpoint, FlushTimeout: p.flushTimeout}
 	if p.guard == nil {
 		r.Exported = r.Spans
 		return r
 	}
+	p.guard.settle(exitAllowance)
 	r.Exported, r.Unconfirmed, r.Err = p.guard.result()
-	if r.Err == nil && r.Lost() > 0 {
+	if r.Err == nil && r.Lost() > r.Unconfirmed {
 		r.Err = fmt.Errorf("%w after %s", ErrFlushTimeout, p.flushTimeout)
 		if shutdownErr != nil && !errors.Is(shutdownErr, context.DeadlineExceeded) {
 			r.Err = shutdownErr

@@ -12,29 +12,31 @@ import (
 // Warning is the one line to print when spans did not reach the collector,
 // or "" when they all did. It says where they went, why they did not
 // arrive in words a user acts on, and how many: spans sent whose answer
-// never came before the flush deadline may well have arrived, and are
+// did not come within the flush timeout may well have arrived, and are
 // counted apart.
 func (r Report) Warning() string {
 	if r.Lost() == 0 {
 		return ""
 	}
+	late := fmt.Sprintf("no answer within the %s flush timeout", r.FlushTimeout)
 	var count string
-	switch sent := r.Unconfirmed; {
-	case sent == r.Lost():
-		count = fmt.Sprintf("%d of %d spans sent with no answer before the flush timeout (the collector may have them)", sent, r.Spans)
-	case sent > 0:
-		count = fmt.Sprintf("%d of %d spans not exported, %d more sent with no answer before the flush timeout", r.Lost()-sent, r.Spans, sent)
+	switch notSent := r.Lost() - r.Unconfirmed; {
+	case notSent == 0:
+		count = fmt.Sprintf("%s for %d of %d spans (they may have arrived)", late, r.Unconfirmed, r.Spans)
+	case r.Unconfirmed > 0:
+		count = fmt.Sprintf("%d of %d spans not exported, %s for %d more", notSent, r.Spans, late, r.Unconfirmed)
 	default:
 		count = fmt.Sprintf("%d of %d spans not exported", r.Lost(), r.Spans)
 	}
-	reason := "flush timed out"
-	if r.Err != nil {
-		reason = Reason(r.Err)
+	switch {
+	case !r.UserEndpoint && r.Err != nil:
+		return fmt.Sprintf("cursor-otel: no collector reached at %s (%s); %s. Start Jaeger with: docker compose up -d", r.Endpoint, Reason(r.Err), count)
+	case !r.UserEndpoint:
+		return fmt.Sprintf("cursor-otel: collector at %s: %s", r.Endpoint, count)
+	case r.Err != nil:
+		return fmt.Sprintf("cursor-otel: export to %s failed: %s; %s", r.Endpoint, Reason(r.Err), count)
 	}
-	if !r.UserEndpoint {
-		return fmt.Sprintf("cursor-otel: no collector reached at %s (%s); %s. Start Jaeger with: docker compose up -d", r.Endpoint, reason, count)
-	}
-	return fmt.Sprintf("cursor-otel: export to %s failed: %s; %s", r.Endpoint, reason, count)
+	return fmt.Sprintf("cursor-otel: export to %s: %s", r.Endpoint, count)
 }
 
 // causes are what an export error says, as found in its text, and what to

@@ -3,6 +3,7 @@ package tracer
 import (
 	"errors"
 	"testing"
+	"time"
 )
 
 func TestWarning(t *testing.T) {
@@ -17,10 +18,10 @@ func TestWarning(t *testing.T) {
 			"cursor-otel: no collector reached at localhost:4317 (connection refused); 3 of 3 spans not exported. Start Jaeger with: docker compose up -d"},
 		{"named endpoint timed out", Report{Spans: 9, Exported: 4, Endpoint: "http://c:4317", UserEndpoint: true, Err: ErrFlushTimeout},
 			"cursor-otel: export to http://c:4317 failed: flush timed out; 5 of 9 spans not exported"},
-		{"sent, and no answer before the deadline", Report{Spans: 11, Unconfirmed: 11, Endpoint: "http://c:4317", UserEndpoint: true, Err: ErrFlushTimeout},
-			"cursor-otel: export to http://c:4317 failed: flush timed out; 11 of 11 spans sent with no answer before the flush timeout (the collector may have them)"},
-		{"some sent, some not", Report{Spans: 11, Exported: 4, Unconfirmed: 3, Endpoint: "http://c:4317", UserEndpoint: true, Err: ErrFlushTimeout},
-			"cursor-otel: export to http://c:4317 failed: flush timed out; 4 of 11 spans not exported, 3 more sent with no answer before the flush timeout"},
+		{"sent, and no answer before the deadline", Report{Spans: 11, Unconfirmed: 11, Endpoint: "http://c:4317", UserEndpoint: true, FlushTimeout: 3 * time.Second},
+			"cursor-otel: export to http://c:4317: no answer within the 3s flush timeout for 11 of 11 spans (they may have arrived)"},
+		{"some sent, some not", Report{Spans: 11, Exported: 4, Unconfirmed: 3, Endpoint: "http://c:4317", UserEndpoint: true, Err: ErrFlushTimeout, FlushTimeout: time.Second},
+			"cursor-otel: export to http://c:4317 failed: flush timed out; 4 of 11 spans not exported, no answer within the 1s flush timeout for 3 more"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := tt.r.Warning(); got != tt.want {
