@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cursor-otel/cursor-otel/internal/otlptest"
 )
@@ -185,5 +186,62 @@ func TestCapturedContentFitsTheReceiver(t *testing.T) {
 				t.Errorf("the longest captured result is %d bytes, want the limit %d and a truncation note", longest, tt.limit)
 			}
 		})
+	}
+}
+
+// 13. Messages that tell the truth: one line, accurate, in words a user
+// acts on, whatever the way the export failed.
+func TestExportMessagesTellTheTruth(t *testing.T) {
+	ca := otlptest.NewCA(t)
+	server := ca.Issue(t, "collector", false)
+	grpcPlain, httpPlain := otlptest.StartGRPC(t), otlptest.StartHTTP(t)
+	slow := otlptest.StartGRPC(t)
+	slow.SlowDown(3 * time.Second)
+	for _, tt := range []struct {
+		name string
+		env  []string
+		says string
+	}{
+		{"a TLS collector whose CA is not trusted",
+			[]string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + otlptest.StartGRPCTLS(t, otlptest.ServerTLS(server, nil)).Endpoint},
+			"the collector's TLS certificate is signed by an unknown authority; set OTEL_EXPORTER_OTLP_CERTIFICATE to its CA's PEM file; 6 of 6 spans not exported"},
+		{"http/protobuf to a gRPC port",
+			[]string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + grpcPlain.Endpoint, "OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf"},
+			"the collector answered in gRPC, not HTTP: set OTEL_EXPORTER_OTLP_PROTOCOL=grpc, or use its HTTP port (4318)"},
+		{"gRPC to an HTTP port",
+			[]string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + httpPlain.Endpoint},
+			"the collector answered in HTTP/1, not gRPC: set OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf, or use its gRPC port (4317)"},
+		{"https to a plaintext collector",
+			[]string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + strings.Replace(grpcPlain.Endpoint, "http://", "https://", 1)},
+			"the collector does not speak TLS: use http:// for plaintext"},
+		{"a collector that answers after the flush timeout",
+			[]string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + slow.Endpoint, "CURSOR_OTEL_FLUSH_TIMEOUT=1s"},
+			"no answer within the 1s flush timeout for 6 of 6 spans (they may have arrived)"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := runBinary(t, tt.env, nil, "replay", "--quiet", "examples/failed-run.ndjson")
+			if r.exit != 1 || strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, tt.says) {
+				t.Errorf("exit %d, stderr %q; want 1 and one line saying %q", r.exit, r.stderr, tt.says)
+			}
+		})
+	}
+	// The collector that answered late did get the spans.
+	waitFor(t, "the slow collector to store the spans", func() bool { return slow.SpanCount() == 6 })
+
+	// With --quiet, a malformed setting in wrap mode costs not even a
+	// library's log line; without, one line of cursor-otel's own.
+	for _, quiet := range []bool{true, false} {
+		env := []string{"FAKEAGENT_STREAM=examples/failed-run.ndjson", "OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT=abc"}
+		if quiet {
+			env = append(env, "CURSOR_OTEL_QUIET=true")
+		}
+		w := runWrapped(t, wrapSpec{args: streamArgs(), env: env})
+		want := ""
+		if !quiet {
+			want = "cursor-otel: OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT=\"abc\": write a whole number; running cursor-agent untraced\n"
+		}
+		if w.stderr != want || w.exit != 0 {
+			t.Errorf("quiet %v: stderr %q, exit %d; want %q, 0", quiet, w.stderr, w.exit, want)
+		}
 	}
 }

@@ -36,6 +36,11 @@ func TestMain(m *testing.M) {
 		fmt.Fprintf(os.Stderr, "build cursor-otel: %v\n%s", err, out)
 		os.Exit(1)
 	}
+	// CURSOR_OTEL_TEST_BINARY runs the end-to-end tests against another
+	// build, say an older one, to see which of them it fails.
+	if other := os.Getenv("CURSOR_OTEL_TEST_BINARY"); other != "" {
+		binary = other
+	}
 	if err := buildFakeAgent(dir); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)

@@ -27,11 +27,21 @@
 //	FAKEAGENT_HANG        after writing, wait for a signal
 //	FAKEAGENT_SIGNALS     a file to append each signal received to; then it
 //	                      exits 128+N as cursor-agent does
+//	FAKEAGENT_ON_SIGNAL   "continue": record each signal and go on, ending
+//	                      as if none came (an agent that handles Ctrl-C)
+//	FAKEAGENT_PIDFILE     a file to write its pid to, first thing
+//	FAKEAGENT_INTERLEAVE  write this many lines before the stream, turn
+//	                      about to stdout and stderr, one write each
+//	FAKEAGENT_SKEW        a duration added to the times FAKEAGENT_REBASE
+//	                      writes: an agent whose clock is off
+//	FAKEAGENT_READ_TTY    read a line from /dev/tty first, and write it to
+//	                      stdout (an agent that asks at its terminal)
 //
 // Without FAKEAGENT_STREAM it prints "fakeagent" and its arguments.
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -47,14 +57,38 @@ import (
 )
 
 func main() {
+	if path := os.Getenv("FAKEAGENT_PIDFILE"); path != "" {
+		appendFile(path, fmt.Sprintf("%d\n", os.Getpid()))
+	}
 	signals := make(chan os.Signal, 4)
 	if path := os.Getenv("FAKEAGENT_SIGNALS"); path != "" {
 		signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+		keepOn := os.Getenv("FAKEAGENT_ON_SIGNAL") == "continue"
 		go func() {
-			sig := <-signals
-			appendFile(path, sig.String()+"\n")
-			os.Exit(128 + int(sig.(syscall.Signal)))
+			for sig := range signals {
+				appendFile(path, sig.String()+"\n")
+				if !keepOn {
+					os.Exit(128 + int(sig.(syscall.Signal)))
+				}
+			}
 		}()
+	}
+	if os.Getenv("FAKEAGENT_READ_TTY") != "" {
+		tty, err := os.Open("/dev/tty")
+		if err != nil {
+			fail(err)
+		}
+		line, _ := bufio.NewReader(tty).ReadString('\n')
+		fmt.Printf("read from the terminal: %s", line)
+	}
+	if n, _ := strconv.Atoi(os.Getenv("FAKEAGENT_INTERLEAVE")); n > 0 {
+		for i := range n {
+			if i%2 == 0 {
+				fmt.Fprintf(os.Stdout, "line %d on stdout\n", i)
+			} else {
+				fmt.Fprintf(os.Stderr, "line %d on stderr\n", i)
+			}
+		}
 	}
 	var stdin []byte
 	if os.Getenv("FAKEAGENT_READ_STDIN") != "" {
@@ -83,6 +117,9 @@ func main() {
 		fmt.Fprint(os.Stderr, s)
 	}
 	if os.Getenv("FAKEAGENT_HANG") != "" {
+		if os.Getenv("FAKEAGENT_ON_SIGNAL") == "continue" {
+			time.Sleep(time.Hour) // until killed
+		}
 		select {} // the signal goroutine exits
 	}
 	switch os.Getenv("FAKEAGENT_KILL") {
@@ -231,13 +268,16 @@ func rebase(line []byte, first int64, speed float64) []byte {
 	return timeField.ReplaceAllFunc(line, func(m []byte) []byte {
 		sub := timeField.FindSubmatch(m)
 		ts, _ := strconv.ParseInt(string(sub[2]), 10, 64)
-		moved := start + int64(float64(ts-first)/speed)
+		moved := start + int64(float64(ts-first)/speed) + skew.Milliseconds()
 		return append(append([]byte{}, sub[1]...), strconv.FormatInt(moved, 10)...)
 	})
 }
 
 // startTime is when the first line was written, in Unix milliseconds.
 var startTime atomic.Int64
+
+// skew is how far the agent's clock is off (FAKEAGENT_SKEW).
+var skew, _ = time.ParseDuration(os.Getenv("FAKEAGENT_SKEW"))
 
 func appendFile(path, s string) {
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
