@@ -36,6 +36,9 @@ type Config struct {
 	Stdin    *os.File
 	Stdout   *os.File
 	Stderr   *os.File
+	// Exec replaces cursor-otel with the agent, for a run not traced;
+	// agent.Exec when nil. (A test runs the agent instead.)
+	Exec func(path string, args, env []string) error
 }
 
 func (c *Config) getenv(key string) string {
@@ -89,7 +92,11 @@ func Run(ctx context.Context, c Config) int {
 		if c.Problems != nil {
 			say(c.Problems.Error(), "running cursor-agent untraced")
 		}
-		err := agent.Exec(path, c.Args, env)
+		exec := c.Exec
+		if exec == nil {
+			exec = agent.Exec
+		}
+		err := exec(path, c.Args, env)
 		fmt.Fprintln(c.Stderr, oneline.Join(err.Error()))
 		return statusCannotRun
 	}
