@@ -62,6 +62,9 @@ func (l *lineDecoder) decode(line []byte, num int) Event {
 			return &Init{Header: h, Model: w.model, Cwd: w.cwd, PermissionMode: w.permissionMode,
 				APIKeySource: w.apiKeySource, RequestID: w.requestID}
 		}
+		return &Notice{Header: h, Message: first(str(w.message), messageText(w.message), str(w.text)), CallID: str(w.callID)}
+	case "interaction_query":
+		return interaction(h, &w)
 	case "user":
 		p := &Prompt{Header: h}
 		if !w.noContent {
@@ -90,13 +93,15 @@ func (l *lineDecoder) decode(line []byte, num int) Event {
 			return &ToolStarted{Header: h, Call: call}
 		case "completed":
 			call, result := streamToolCall(&w)
-			return &ToolCompleted{Header: h, Call: call, Result: decodeResult(&w, result, &call.Facts)}
+			res := decodeResult(&w, result, &call)
+			return &ToolCompleted{Header: h, Call: call, Result: res}
 		}
 	case "tool-call-started":
 		return &ToolStarted{Header: h, Call: hyphenToolCall(&w)}
 	case "tool-call-completed":
 		call := hyphenToolCall(&w)
-		return &ToolCompleted{Header: h, Call: call, Result: decodeResult(&w, w.result, &call.Facts)}
+		res := decodeResult(&w, w.result, &call)
+		return &ToolCompleted{Header: h, Call: call, Result: res}
 	case "result":
 		return decodeResultEvent(h, &w)
 	case "connection":

@@ -161,10 +161,74 @@ func TestDecodeDialects(t *testing.T) {
 				Result: ToolResult{Outcome: Success, Kind: "success"}},
 		},
 		{
-			name: "mcp tool keeps the MCP tool's name",
+			name: "mcp tool keeps the MCP tool's name and its server",
 			line: `{"type":"tool_call","subtype":"started","call_id":"m","tool_call":{"mcpToolCall":{"args":{"toolName":"create_issue","providerIdentifier":"github","args":{}}}}}`,
 			want: &ToolStarted{Header: Header{Line: 1, Type: "tool_call", Subtype: "started"},
-				Call: ToolCall{ID: "m", Name: "mcp", Source: "mcpToolCall", MCPTool: "create_issue"}},
+				Call: ToolCall{ID: "m", Name: "mcp", Source: "mcpToolCall", MCPTool: "create_issue", MCPServer: "github"}},
+		},
+		{
+			name: "an MCP result with isError is an error",
+			line: `{"type":"tool_call","subtype":"completed","call_id":"m","tool_call":{"mcpToolCall":{"args":{"toolName":"create_issue","providerIdentifier":"github"},"result":{"success":{"content":[{"type":"text","text":"403: resource not accessible"}],"isError":true}}}}}`,
+			want: &ToolCompleted{Header: Header{Line: 1, Type: "tool_call", Subtype: "completed"},
+				Call:   ToolCall{ID: "m", Name: "mcp", Source: "mcpToolCall", MCPTool: "create_issue", MCPServer: "github"},
+				Result: ToolResult{Outcome: Failed, Kind: "tool_error", Message: "403: resource not accessible"}},
+		},
+		{
+			name: "semSearchToolCall, as real agents print it, is semantic_search",
+			line: `{"type":"tool_call","subtype":"started","call_id":"q","tool_call":{"semSearchToolCall":{"args":{"query":"where is auth checked"}}}}`,
+			want: &ToolStarted{Header: Header{Line: 1, Type: "tool_call", Subtype: "started"},
+				Call: ToolCall{ID: "q", Name: "semantic_search", Source: "semSearchToolCall", Facts: Facts{Query: "where is auth checked"}}},
+		},
+		{
+			name: "webSearchToolCall is web_search",
+			line: `{"type":"tool_call","subtype":"started","call_id":"w","tool_call":{"webSearchToolCall":{"args":{"searchTerm":"go 1.26 release notes"}}}}`,
+			want: &ToolStarted{Header: Header{Line: 1, Type: "tool_call", Subtype: "started"},
+				Call: ToolCall{ID: "w", Name: "web_search", Source: "webSearchToolCall", Facts: Facts{Query: "go 1.26 release notes"}}},
+		},
+		{
+			name: "listMcpResourcesToolCall and askQuestionToolCall",
+			line: `{"type":"tool_call","subtype":"started","call_id":"l","tool_call":{"listMcpResourcesToolCall":{"args":{}}}}`,
+			want: &ToolStarted{Header: Header{Line: 1, Type: "tool_call", Subtype: "started"},
+				Call: ToolCall{ID: "l", Name: "list_mcp_resources", Source: "listMcpResourcesToolCall"}},
+		},
+		{
+			name: "a task says which subagent it ran, and its result carries the subagent's steps",
+			line: `{"type":"tool_call","subtype":"completed","call_id":"t","tool_call":{"taskToolCall":{"args":{"description":"List docs","prompt":"List markdown files","subagentType":{"explore":{}},"model":"composer-2","agentId":"agent-7"},` +
+				`"result":{"success":{"conversationSteps":[{"thinkingMessage":{"text":"look"}},{"toolCall":{"globToolCall":{"args":{"globPattern":"**/*.md"},"result":{"success":{"totalFiles":2}}}}},{"assistantMessage":{"text":"two files"}}],"agentId":"agent-7"}}}}}`,
+			want: &ToolCompleted{Header: Header{Line: 1, Type: "tool_call", Subtype: "completed"},
+				Call: ToolCall{ID: "t", Name: "task", Source: "taskToolCall", Subagent: &Subagent{ID: "agent-7", Type: "explore", Model: "composer-2",
+					Description: "List docs", Prompt: "List markdown files", Steps: []Step{
+						{Kind: "thinkingMessage", Think: true, Text: "look"},
+						{Kind: "toolCall", Tool: &ToolCall{Name: "glob", Source: "globToolCall", Facts: Facts{Pattern: "**/*.md", Files: n(2)}},
+							Result: &ToolResult{Outcome: Success, Kind: "success"}},
+						{Kind: "assistantMessage", Text: "two files"},
+					}}},
+				Result: ToolResult{Outcome: Success, Kind: "success"}},
+		},
+		{
+			name: "hardTimeout and localExecutionTimeMs are tool facts",
+			line: `{"type":"tool_call","subtype":"completed","call_id":"s","tool_call":{"shellToolCall":{"args":{"command":"make","hardTimeout":600000},"result":{"success":{"exitCode":0,"executionTime":5120,"localExecutionTimeMs":4890}}}}}`,
+			want: &ToolCompleted{Header: Header{Line: 1, Type: "tool_call", Subtype: "completed"},
+				Call:   ToolCall{ID: "s", Name: "shell", Source: "shellToolCall", Facts: Facts{Command: "make", HardTimeout: n(600000), ExitCode: n(0), ExecutionMs: n(5120), LocalExecMs: n(4890)}},
+				Result: ToolResult{Outcome: Success, Kind: "success"}},
+		},
+		{
+			name: "an interaction query: the agent asks for approval",
+			line: `{"type":"interaction_query","subtype":"request","id":41,"query":{"shellRequestQuery":{"command":"rm -rf build"}},"session_id":"s1","timestamp_ms":1790000000000}`,
+			want: &Interaction{Header: Header{Line: 1, Type: "interaction_query", Subtype: "request", SessionID: "s1", Time: ms(1790000000000)},
+				Kind: "shellRequestQuery", ID: "41"},
+		},
+		{
+			name: "an interaction response",
+			line: `{"type":"interaction_query","subtype":"response","id":41,"response":{"shellRequestResponse":{"rejected":{"reason":"not now"}}},"session_id":"s1","timestamp_ms":1790000004000}`,
+			want: &Interaction{Header: Header{Line: 1, Type: "interaction_query", Subtype: "response", SessionID: "s1", Time: ms(1790000004000)},
+				Kind: "shellRequestResponse", ID: "41", Response: true, Outcome: "rejected"},
+		},
+		{
+			name: "a background shell timed out",
+			line: `{"type":"system","subtype":"background_shell_timeout","call_id":"c9","message":"npm run dev still running after 10m","session_id":"s1","timestamp_ms":1790000009000}`,
+			want: &Notice{Header: Header{Line: 1, Type: "system", Subtype: "background_shell_timeout", SessionID: "s1", Time: ms(1790000009000)},
+				Message: "npm run dev still running after 10m", CallID: "c9"},
 		},
 		{
 			name: "unknown tool key becomes snake case",
@@ -300,9 +364,9 @@ func TestDecodeDialects(t *testing.T) {
 			want: &Unknown{Header: Header{Line: 1, Type: "raw"}, Size: 50},
 		},
 		{
-			name: "unknown system subtype",
+			name: "a system subtype of no known meaning is a notice",
 			line: `{"type":"system","subtype":"status","session_id":"s1"}`,
-			want: &Unknown{Header: Header{Line: 1, Type: "system", Subtype: "status", SessionID: "s1"}, Size: 54},
+			want: &Notice{Header: Header{Line: 1, Type: "system", Subtype: "status", SessionID: "s1"}},
 		},
 	}
 	for _, tt := range tests {

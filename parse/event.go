@@ -88,6 +88,25 @@ type Usage struct {
 	CacheCreationTokens int64
 }
 
+// Interaction is the agent asking its client for something (approval of a
+// shell command, a web search, an answer) or the answer coming back:
+// interaction_query request and response. A wait for a person shows here.
+type Interaction struct {
+	Header
+	Kind     string // the query's own name: shellRequestQuery, webSearchRequestQuery, …
+	ID       string // pairs a request with its response
+	Response bool   // a response (else a request)
+	Outcome  string // of a response: approved, rejected, … as the stream says
+}
+
+// Notice is a system event other than init: background_shell_timeout,
+// task_notification, … (the subtype says which).
+type Notice struct {
+	Header
+	Message string // what it says, when it says something in words
+	CallID  string // the tool call it is about, if any
+}
+
 // Connection is a connection event (reconnecting, reconnected, …); the
 // subtype says which.
 type Connection struct {
@@ -127,12 +146,14 @@ type Invalid struct {
 
 // ToolCall is what the stream says about one tool call.
 type ToolCall struct {
-	ID      string // call_id exactly as given, newlines included
-	Name    string // canonical name: shell, read, write, edit, … (see Canonical)
-	Source  string // the name as the stream gives it: shellToolCall, Shell, a function's name
-	MCPTool string // for mcp: the MCP tool's own name
-	Args    string // the arguments as JSON, as the stream gave them
-	Facts   Facts
+	ID        string // call_id exactly as given, newlines included
+	Name      string // canonical name: shell, read, write, edit, … (see Canonical)
+	Source    string // the name as the stream gives it: shellToolCall, Shell, a function's name
+	MCPTool   string // for mcp: the MCP tool's own name
+	MCPServer string // for mcp: the server it belongs to (providerIdentifier)
+	Args      string // the arguments as JSON, as the stream gave them
+	Facts     Facts
+	Subagent  *Subagent // for task: the agent it ran
 
 	StartedAt   time.Time     // startedAtMs; zero when absent
 	CompletedAt time.Time     // completedAtMs; zero when absent
@@ -157,6 +178,27 @@ type Facts struct {
 	OutputBytes  *int64 // a command's stdout and stderr
 	Files        *int64 // files found
 	ExecutionMs  *int64 // the tool's own measure of its run time
+	LocalExecMs  *int64 // localExecutionTimeMs: the time it ran on this machine
+	HardTimeout  *int64 // hardTimeout: the most it may run, in milliseconds
+}
+
+// Subagent is what a task tool call says of the agent it ran.
+type Subagent struct {
+	ID          string // agentId
+	Type        string // subagentType (its name when given as {"explore": {}})
+	Model       string
+	Description string
+	Prompt      string // content: only with content
+	Steps       []Step // the subagent's own steps, when its result carries them
+}
+
+// Step is one step of a subagent's conversation (a task's result).
+type Step struct {
+	Text   string      // assistant text, or thinking (content only)
+	Think  bool        // a thinking step
+	Tool   *ToolCall   // a tool call, with its result
+	Result *ToolResult // the tool call's result
+	Kind   string      // the step's own name: assistantMessage, thinkingMessage, toolCall, …
 }
 
 // Outcome is how a tool call ended.

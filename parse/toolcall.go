@@ -15,6 +15,17 @@ func streamToolCall(w *wire) (ToolCall, *fastjson.Value) {
 	if outer == nil {
 		outer = object(w.payloadToolCall)
 	}
+	call, result := toolCallIn(w, outer)
+	if w.callID != nil {
+		call.ID = str(w.callID)
+	}
+	return call, result
+}
+
+// toolCallIn reads the object that holds a tool call: {"fooToolCall":
+// {"args", "result"}} or {"function": {...}}, with the metadata agents put
+// beside it. A subagent's steps hold tool calls the same way.
+func toolCallIn(w *wire, outer *fastjson.Object) (ToolCall, *fastjson.Value) {
 	var call ToolCall
 	var body, fn, result, args, metaID *fastjson.Value
 	// The tool is the key ending in ToolCall. Beside it the agent puts
@@ -50,8 +61,12 @@ func streamToolCall(w *wire) (ToolCall, *fastjson.Value) {
 			args = body // the payload dialect puts the arguments in the body
 		}
 		call.Args = w.raw(args)
-		if call.Name == "mcp" {
+		switch call.Name {
+		case "mcp":
 			call.MCPTool = first(str(args.Get("toolName")), str(args.Get("name")))
+			call.MCPServer = first(str(args.Get("providerIdentifier")), str(args.Get("serverName")), str(args.Get("server")))
+		case "task":
+			call.Subagent = subagentArgs(w, args)
 		}
 	case object(fn) != nil:
 		call.Source = str(fn.Get("name"))
@@ -66,16 +81,40 @@ func streamToolCall(w *wire) (ToolCall, *fastjson.Value) {
 			}
 		}
 	}
-	switch {
-	case w.callID != nil:
-		call.ID = str(w.callID)
-	case metaID != nil:
+	if metaID != nil {
 		call.ID = str(metaID)
-	default:
+	} else {
 		call.ID = str(args.Get("toolCallId"))
 	}
 	call.Facts = argFacts(args)
 	return call, result
+}
+
+// subagentArgs reads what a task tool call says of the agent it runs. Its
+// type comes as a string or as a one-key object ({"explore": {}}).
+func subagentArgs(w *wire, args *fastjson.Value) *Subagent {
+	if object(args) == nil {
+		return &Subagent{}
+	}
+	sub := &Subagent{
+		ID:          first(str(args.Get("agentId")), str(args.Get("agent_id"))),
+		Model:       str(args.Get("model")),
+		Description: str(args.Get("description")),
+	}
+	switch t := args.Get("subagentType"); {
+	case isString(t):
+		sub.Type = str(t)
+	case object(t) != nil:
+		object(t).Visit(func(k []byte, _ *fastjson.Value) {
+			if sub.Type == "" {
+				sub.Type = text(k)
+			}
+		})
+	}
+	if !w.noContent {
+		sub.Prompt = str(args.Get("prompt"))
+	}
+	return sub
 }
 
 // hyphenToolCall reads a tool-call-started or tool-call-completed event.
@@ -107,7 +146,11 @@ var canonical = map[string]string{
 	"todoToolCall": "todo", "updateTodosToolCall": "todo", "TodoWrite": "todo",
 	"mcpToolCall":      "mcp",
 	"webFetchToolCall": "web_fetch", "WebFetch": "web_fetch",
-	"semanticSearchToolCall": "semantic_search", "SemanticSearch": "semantic_search",
+	"webSearchToolCall": "web_search", "WebSearch": "web_search",
+	"semSearchToolCall": "semantic_search", "semanticSearchToolCall": "semantic_search", "SemanticSearch": "semantic_search",
+	"taskToolCall": "task", "Task": "task",
+	"listMcpResourcesToolCall": "list_mcp_resources",
+	"askQuestionToolCall":      "ask_question",
 }
 
 // Canonical is the tool name the trace uses for a name as a dialect gives
@@ -163,6 +206,10 @@ func argFacts(args *fastjson.Value) Facts {
 			dst = &f.Path
 		case "pattern", "globPattern", "glob_pattern", "regex":
 			dst = &f.Pattern
+		case "hardTimeout", "hard_timeout":
+			if f.HardTimeout == nil {
+				f.HardTimeout = integerPtr(v)
+			}
 		case "url":
 			dst = &f.URL
 		case "query", "searchTerm", "search_term":
@@ -191,7 +238,8 @@ var outcomes = map[string]Outcome{
 // facts: {"success": {...}} and its siblings (stream-json), {"exitCode",
 // "stdout", "stderr"} or {"success": true} (payload dialect), {"success":
 // bool, "output", "exit_code"} (hyphenated dialect).
-func decodeResult(w *wire, result *fastjson.Value, facts *Facts) ToolResult {
+func decodeResult(w *wire, result *fastjson.Value, call *ToolCall) ToolResult {
+	facts := &call.Facts
 	res := ToolResult{Outcome: Success, Raw: w.raw(result)}
 	if isString(result) {
 		res.Message = str(result)
@@ -219,9 +267,23 @@ func decodeResult(w *wire, result *fastjson.Value, facts *Facts) ToolResult {
 			res.Outcome, res.Kind, res.Message = Failed, "error", msg
 		}
 	}
-	message := resultFacts(object(body), facts)
+	message, isError := resultFacts(object(body), facts)
 	if res.Message == "" && res.Outcome != Success {
 		res.Message = message // a success's message is content, not a reason
+	}
+	if isError && res.Outcome == Success {
+		// An MCP tool's own failure comes inside a success: {"success":
+		// {"content": [...], "isError": true}}.
+		res.Outcome, res.Kind, res.Message = Failed, "tool_error", first(message, mcpErrorText(object(body)))
+	}
+	if call.Name == "task" {
+		if call.Subagent == nil {
+			call.Subagent = &Subagent{}
+		}
+		if id := str(body.Get("agentId")); id != "" && call.Subagent.ID == "" {
+			call.Subagent.ID = id
+		}
+		call.Subagent.Steps = steps(w, body.Get("conversationSteps"))
 	}
 	if facts.ExitCode != nil && *facts.ExitCode != 0 && res.Outcome == Success {
 		res.Outcome = Failed
@@ -230,10 +292,11 @@ func decodeResult(w *wire, result *fastjson.Value, facts *Facts) ToolResult {
 }
 
 // resultFacts reads what a person looks for from a result body, in one
-// pass, and returns the body's error or reason text.
-func resultFacts(body *fastjson.Object, f *Facts) (message string) {
+// pass, and returns the body's error or reason text, and whether the body
+// says it is an error (isError, as MCP results do).
+func resultFacts(body *fastjson.Object, f *Facts) (message string, isError bool) {
 	if body == nil {
-		return ""
+		return "", false
 	}
 	var outBytes int64
 	var hasOut bool
@@ -258,6 +321,8 @@ func resultFacts(body *fastjson.Object, f *Facts) (message string) {
 			set(&f.Files, v)
 		case "executionTime":
 			set(&f.ExecutionMs, v)
+		case "localExecutionTimeMs":
+			set(&f.LocalExecMs, v)
 		case "signal":
 			f.Signal = first(f.Signal, str(v))
 		case "command":
@@ -273,12 +338,63 @@ func resultFacts(body *fastjson.Object, f *Facts) (message string) {
 			}
 		case "error", "errorMessage", "modelVisibleError", "reason", "message":
 			message = first(message, errorText(v))
+		case "isError", "is_error":
+			isError = v.Type() == fastjson.TypeTrue
 		}
 	})
 	if hasOut {
 		f.OutputBytes = &outBytes
 	}
-	return message
+	return message, isError
+}
+
+// mcpErrorText is the text of an MCP result's content parts: what the
+// server said went wrong.
+func mcpErrorText(body *fastjson.Object) string {
+	if body == nil {
+		return ""
+	}
+	return contentText(body.Get("content"))
+}
+
+// maxSteps bounds the subagent steps kept of one task: a subagent's whole
+// conversation is in its result.
+const maxSteps = 256
+
+// steps reads a subagent's conversation steps: each an object with one
+// key saying what it is (assistantMessage, thinkingMessage, toolCall, …).
+func steps(w *wire, v *fastjson.Value) []Step {
+	if v == nil || v.Type() != fastjson.TypeArray {
+		return nil
+	}
+	items, _ := v.Array()
+	var out []Step
+	for _, item := range items[:min(len(items), maxSteps)] {
+		obj := object(item)
+		if obj == nil {
+			continue
+		}
+		obj.Visit(func(k []byte, v *fastjson.Value) {
+			st := Step{Kind: text(k)}
+			switch st.Kind {
+			case "toolCall":
+				call, result := toolCallIn(w, object(v))
+				r := decodeResult(w, result, &call)
+				st.Tool, st.Result = &call, &r
+			case "thinkingMessage", "thinking":
+				st.Think = true
+				if !w.noContent {
+					st.Text = first(str(v.Get("text")), str(v))
+				}
+			default:
+				if !w.noContent {
+					st.Text = first(str(v.Get("text")), contentText(v.Get("content")), str(v))
+				}
+			}
+			out = append(out, st)
+		})
+	}
+	return out
 }
 
 // stringLen is the length of a string value once unescaped (in place, in

@@ -35,6 +35,9 @@ type wire struct {
 	attempt *fastjson.Value
 	payload *fastjson.Value
 
+	// interaction_query
+	query, response, id, queryType *fastjson.Value
+
 	noContent bool // see WithoutContent
 }
 
@@ -102,6 +105,14 @@ func readWire(obj *fastjson.Object, ids *interned) wire {
 			w.attempt = v
 		case "payload":
 			w.payload = v
+		case "query", "interaction_query":
+			w.query = v
+		case "response", "interaction_response":
+			w.response = v
+		case "id", "query_id":
+			w.id = v
+		case "query_type":
+			w.queryType = v
 		}
 	})
 	return w
