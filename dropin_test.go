@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -96,8 +97,8 @@ func TestWrongSettingNeverStopsTheAgent(t *testing.T) {
 				t.Errorf("stdout the agent's: %v, exit %d; want the agent's run and its status 3", r.stdout == string(stream), r.exit)
 			}
 			if tt.says == "" {
-				if r.stderr != "" || recv.SpanCount() != 6 {
-					t.Errorf("stderr %q, %d spans; want a traced run (6 spans) and nothing said", r.stderr, recv.SpanCount())
+				if r.stderr != "" || recv.SpanCount() != 5 {
+					t.Errorf("stderr %q, %d spans; want a traced run (5 spans) and nothing said", r.stderr, recv.SpanCount())
 				}
 				return
 			}
@@ -321,5 +322,36 @@ func TestHugeLineIsTraced(t *testing.T) {
 	}
 	if s := sessionSpan(t, w.spans); s.Status == "Error" || value(s, "cursor.stream.untraced_bytes") != "" {
 		t.Errorf("session %s %q, untraced %q; want a success, all traced", s.Status, s.StatusMessage, value(s, "cursor.stream.untraced_bytes"))
+	}
+}
+
+// 11. An agent whose clock is off from cursor-otel's: no negative or
+// too-long figure, nothing outside its parent, through the binary.
+func TestSkewedAgentClock(t *testing.T) {
+	for _, skew := range []string{"-5s", "5s"} {
+		t.Run(skew, func(t *testing.T) {
+			w := runWrapped(t, wrapSpec{args: streamArgs(), env: []string{"FAKEAGENT_STREAM=examples/fix-failing-test.ndjson",
+				"FAKEAGENT_REBASE=1", "FAKEAGENT_SPEED=200", "FAKEAGENT_SKEW=" + skew}})
+			if w.exit != 0 || len(w.spans) != 11 {
+				t.Fatalf("exit %d, %d spans", w.exit, len(w.spans))
+			}
+			byID := map[string]golden.Span{}
+			for _, s := range w.spans {
+				byID[s.SpanID] = s
+			}
+			session := sessionSpan(t, w.spans)
+			wall := session.End.Sub(session.Start)
+			for _, s := range w.spans {
+				if s.End.Before(s.Start) {
+					t.Errorf("%s ends before it starts", s.Name)
+				}
+				if p, ok := byID[s.ParentID]; ok && (s.Start.Before(p.Start) || s.End.After(p.End)) {
+					t.Errorf("%s [%v, %v] outside %s [%v, %v]", s.Name, s.Start.Sub(session.Start), s.End.Sub(session.Start), p.Name, p.Start.Sub(session.Start), p.End.Sub(session.Start))
+				}
+				if v, err := strconv.Atoi(value(s, "cursor.time_to_first_token_ms")); err == nil && (v < 0 || time.Duration(v)*time.Millisecond > wall) {
+					t.Errorf("%s: time to first token %d ms in a %v session", s.Name, v, wall)
+				}
+			}
+		})
 	}
 }

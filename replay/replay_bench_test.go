@@ -36,7 +36,7 @@ func BenchmarkReplayExport(b *testing.B) {
 	b.SetBytes(counts.Bytes)
 	b.ReportAllocs()
 	for b.Loop() {
-		prov, err := tracer.New(ctx, tracer.Config{})
+		prov, err := tracer.New(ctx, tracer.Config{IDGenerator: spanmap.NewIDGenerator()})
 		if err != nil {
 			b.Fatal(err)
 		}

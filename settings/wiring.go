@@ -37,7 +37,8 @@ func (s Settings) Reports() *summary.Files {
 // several values of MaxAttributeLength (arguments, result, messages), so
 // batches are sized to keep every export under the receivers' limit.
 func (s Settings) Tracing(getenv func(string) string, r *redact.Redactor, reports *summary.Files) tracer.Config {
-	cfg := tracer.Config{Getenv: getenv, FlushTimeout: s.FlushTimeout, Version: version.Read().String()}
+	cfg := tracer.Config{Getenv: getenv, FlushTimeout: s.FlushTimeout, Version: version.Read().String(),
+		IDGenerator: spanmap.NewIDGenerator()}
 	for _, a := range ci.Detect(getenv) {
 		cfg.Resource = append(cfg.Resource, attribute.String(string(a.Key), r.Redact(a.Value.AsString())))
 	}

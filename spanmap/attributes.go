@@ -1,10 +1,21 @@
 package spanmap
 
-import "go.opentelemetry.io/otel/attribute"
+import (
+	"go.opentelemetry.io/otel/attribute"
+	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
+)
 
-// Names from the OpenTelemetry GenAI semantic conventions. They left the Go
-// semconv packages (v1.42.0 on) for their own repository, so they are
-// declared here, once.
+// Names from the OpenTelemetry semantic conventions outside GenAI, from
+// the Go semconv package.
+const (
+	ErrorType   = semconv.ErrorTypeKey
+	CommandLine = semconv.ProcessCommandLineKey
+	ExitCode    = semconv.ProcessExitCodeKey
+)
+
+// Names from the OpenTelemetry GenAI semantic conventions (their own
+// repository, semantic-conventions-genai; they left the Go semconv
+// packages with v1.42.0), declared here, once.
 const (
 	OperationName     = attribute.Key("gen_ai.operation.name")
 	ProviderName      = attribute.Key("gen_ai.provider.name")
@@ -22,8 +33,10 @@ const (
 	ToolResult        = attribute.Key("gen_ai.tool.call.result")
 	InputMessages     = attribute.Key("gen_ai.input.messages")
 	OutputMessages    = attribute.Key("gen_ai.output.messages")
-	ErrorType         = attribute.Key("error.type")
-	CommandLine       = attribute.Key("process.command_line")
+	AgentID           = attribute.Key("gen_ai.agent.id")
+	FinishReasons     = attribute.Key("gen_ai.response.finish_reasons")
+	TimeToFirstChunk  = attribute.Key("gen_ai.response.time_to_first_chunk") // seconds, a double
+	MCPMethod         = attribute.Key("mcp.method.name")
 )
 
 // The values of gen_ai.operation.name, one per span kind of the model.
@@ -35,51 +48,66 @@ const (
 
 // cursor-agent's own facts, under cursor.*.
 const (
-	RequestID       = attribute.Key("cursor.request_id")
-	Cwd             = attribute.Key("cursor.cwd")
-	PermissionMode  = attribute.Key("cursor.permission_mode")
-	APIKeySource    = attribute.Key("cursor.api_key_source")
-	DurationMs      = attribute.Key("cursor.duration_ms")
-	DurationAPIMs   = attribute.Key("cursor.duration_api_ms")
-	ExitCode        = attribute.Key("process.exit_code")
-	StderrTail      = attribute.Key("cursor.stderr_tail")
-	InvalidLines    = attribute.Key("cursor.stream.invalid_lines")
-	UnknownEvents   = attribute.Key("cursor.stream.unknown_events")
-	UntracedBytes   = attribute.Key("cursor.stream.untraced_bytes")
-	StreamUntraced  = attribute.Key("cursor.stream.untraced") // its completion may be in what was not traced
-	SignalName      = attribute.Key("cursor.signal.name")
-	ModelCallID     = attribute.Key("cursor.model_call_id")
-	ToolCalls       = attribute.Key("cursor.tool_calls")
-	FirstTokenMs    = attribute.Key("cursor.time_to_first_token_ms")
-	ThinkingMs      = attribute.Key("cursor.thinking.duration_ms")
-	ThinkingDeltas  = attribute.Key("cursor.thinking.deltas")
-	ThinkingText    = attribute.Key("cursor.thinking.text")
-	ToolOutcome     = attribute.Key("cursor.tool.outcome")
-	ToolError       = attribute.Key("cursor.tool.error")
-	ToolStartMiss   = attribute.Key("cursor.tool.start_missing")
-	MCPTool         = attribute.Key("cursor.mcp.tool")
-	ToolCommand     = attribute.Key("cursor.tool.command")
-	ToolWorkingDir  = attribute.Key("cursor.tool.working_directory")
-	ToolExitCode    = attribute.Key("cursor.tool.exit_code")
-	ToolSignal      = attribute.Key("cursor.tool.signal")
-	ToolPath        = attribute.Key("cursor.tool.path")
-	ToolPattern     = attribute.Key("cursor.tool.pattern")
-	ToolURL         = attribute.Key("cursor.tool.url")
-	ToolQuery       = attribute.Key("cursor.tool.query")
-	ToolLines       = attribute.Key("cursor.tool.lines")
-	ToolLinesAdded  = attribute.Key("cursor.tool.lines_added")
-	ToolLinesRemove = attribute.Key("cursor.tool.lines_removed")
-	ToolBytes       = attribute.Key("cursor.tool.bytes")
-	ToolOutputBytes = attribute.Key("cursor.tool.output_bytes")
-	ToolFiles       = attribute.Key("cursor.tool.files")
-	ToolExecutionMs = attribute.Key("cursor.tool.execution_ms")
-	EventLine       = attribute.Key("cursor.event.line")
-	EventType       = attribute.Key("cursor.event.type")
-	EventSubtype    = attribute.Key("cursor.event.subtype")
-	EventBytes      = attribute.Key("cursor.event.bytes")
-	EventError      = attribute.Key("cursor.event.error")
-	EventMessage    = attribute.Key("cursor.event.message")
-	RetryAttempt    = attribute.Key("cursor.retry.attempt")
+	RequestID         = attribute.Key("cursor.request_id")
+	Cwd               = attribute.Key("cursor.cwd")
+	PermissionMode    = attribute.Key("cursor.permission_mode")
+	APIKeySource      = attribute.Key("cursor.api_key_source")
+	DurationMs        = attribute.Key("cursor.duration_ms")
+	DurationAPIMs     = attribute.Key("cursor.duration_api_ms")
+	StderrTail        = attribute.Key("cursor.stderr_tail")
+	InvalidLines      = attribute.Key("cursor.stream.invalid_lines")
+	UnknownEvents     = attribute.Key("cursor.stream.unknown_events")
+	UntracedBytes     = attribute.Key("cursor.stream.untraced_bytes")
+	StreamUntraced    = attribute.Key("cursor.stream.untraced") // its completion may be in what was not traced
+	SignalName        = attribute.Key("cursor.signal.name")
+	ModelCallID       = attribute.Key("cursor.model_call_id")
+	ToolCalls         = attribute.Key("cursor.tool_calls")
+	FirstTokenMs      = attribute.Key("cursor.time_to_first_token_ms")
+	ThinkingMs        = attribute.Key("cursor.thinking.duration_ms")
+	ThinkingDeltas    = attribute.Key("cursor.thinking.deltas")
+	ThinkingText      = attribute.Key("cursor.thinking.text")
+	ToolOutcome       = attribute.Key("cursor.tool.outcome")
+	ToolError         = attribute.Key("cursor.tool.error")
+	ToolStartMiss     = attribute.Key("cursor.tool.start_missing")
+	MCPTool           = attribute.Key("cursor.mcp.tool")
+	MCPServer         = attribute.Key("cursor.mcp.server")
+	ToolCommand       = attribute.Key("cursor.tool.command")
+	ToolWorkingDir    = attribute.Key("cursor.tool.working_directory")
+	ToolExitCode      = attribute.Key("cursor.tool.exit_code")
+	ToolSignal        = attribute.Key("cursor.tool.signal")
+	ToolPath          = attribute.Key("cursor.tool.path")
+	ToolPattern       = attribute.Key("cursor.tool.pattern")
+	ToolURL           = attribute.Key("cursor.tool.url")
+	ToolQuery         = attribute.Key("cursor.tool.query")
+	ToolLines         = attribute.Key("cursor.tool.lines")
+	ToolLinesAdded    = attribute.Key("cursor.tool.lines_added")
+	ToolLinesRemove   = attribute.Key("cursor.tool.lines_removed")
+	ToolBytes         = attribute.Key("cursor.tool.bytes")
+	ToolOutputBytes   = attribute.Key("cursor.tool.output_bytes")
+	ToolFiles         = attribute.Key("cursor.tool.files")
+	ToolExecutionMs   = attribute.Key("cursor.tool.execution_ms")
+	ToolLocalExecMs   = attribute.Key("cursor.tool.local_execution_ms")
+	ToolHardTimeoutMs = attribute.Key("cursor.tool.hard_timeout_ms")
+
+	SubagentID          = attribute.Key("cursor.subagent.id")
+	SubagentType        = attribute.Key("cursor.subagent.type")
+	SubagentModel       = attribute.Key("cursor.subagent.model")
+	SubagentDescription = attribute.Key("cursor.subagent.description")
+	SubagentSteps       = attribute.Key("cursor.subagent.steps")
+	TimeUnknown         = attribute.Key("cursor.time_unknown") // the stream gave this span no time of its own
+
+	InteractionKind    = attribute.Key("cursor.interaction.kind")
+	InteractionID      = attribute.Key("cursor.interaction.id")
+	InteractionOutcome = attribute.Key("cursor.interaction.outcome")
+	InteractionWaitMs  = attribute.Key("cursor.interaction.wait_ms")
+	DroppedEvents      = attribute.Key("cursor.dropped_events")
+	EventLine          = attribute.Key("cursor.event.line")
+	EventType          = attribute.Key("cursor.event.type")
+	EventSubtype       = attribute.Key("cursor.event.subtype")
+	EventBytes         = attribute.Key("cursor.event.bytes")
+	EventError         = attribute.Key("cursor.event.error")
+	EventMessage       = attribute.Key("cursor.event.message")
+	RetryAttempt       = attribute.Key("cursor.retry.attempt")
 )
 
 // The names of the span events the model records.
@@ -91,6 +119,12 @@ const (
 	EventUnknown     = "cursor.unknown_event"
 	EventInvalidLine = "cursor.invalid_line"
 	EventSignal      = "cursor.signal" // a signal passed on to the agent
+
+	EventInteractionRequest     = "cursor.interaction.request"  // the agent asks (an approval)
+	EventInteractionResponse    = "cursor.interaction.response" // and is answered
+	EventBackgroundShellTimeout = "cursor.background_shell_timeout"
+	EventTaskNotification       = "cursor.task_notification"
+	EventSystem                 = "cursor.system" // another system event
 )
 
 // Outcomes of a tool call (cursor.tool.outcome).

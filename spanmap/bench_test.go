@@ -22,7 +22,7 @@ func BenchmarkReplay(b *testing.B) {
 	b.SetBytes(int64(len(stream)))
 	b.ReportAllocs()
 	for b.Loop() {
-		tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(tracetest.NewNoopExporter(), sdktrace.WithBlocking()))
+		tp := sdktrace.NewTracerProvider(sdktrace.WithIDGenerator(NewIDGenerator()), sdktrace.WithBatcher(tracetest.NewNoopExporter(), sdktrace.WithBlocking()))
 		rec := NewRecorder(context.Background(), tp.Tracer("bench"), Options{})
 		dec := parse.NewDecoder(bytes.NewReader(stream))
 		for {
@@ -58,7 +58,7 @@ func BenchmarkRecord(b *testing.B) {
 	b.SetBytes(counts.Bytes)
 	b.ReportAllocs()
 	for b.Loop() {
-		tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(tracetest.NewNoopExporter(), sdktrace.WithBlocking()))
+		tp := sdktrace.NewTracerProvider(sdktrace.WithIDGenerator(NewIDGenerator()), sdktrace.WithBatcher(tracetest.NewNoopExporter(), sdktrace.WithBlocking()))
 		rec := NewRecorder(context.Background(), tp.Tracer("bench"), Options{})
 		for _, ev := range events {
 			rec.Record(ev, time.Time{})

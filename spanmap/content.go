@@ -77,17 +77,96 @@ func (t *boundedText) String() string {
 	return s
 }
 
-// messages renders one message in the GenAI conventions' JSON form for
-// gen_ai.input.messages and gen_ai.output.messages.
-func messages(role, text string) string {
-	type part struct {
-		Type    string `json:"type"`
-		Content string `json:"content"`
-	}
+// toolPart is a tool call a model call issued, for its output message.
+type toolPart struct {
+	id, name, args string // args: the arguments as JSON (content capture)
+}
+
+// part is one part of a GenAI message (the conventions' JSON schemas).
+type part struct {
+	Type      string `json:"type"`
+	Content   string `json:"content,omitempty"`
+	ID        string `json:"id,omitempty"`
+	Name      string `json:"name,omitempty"`
+	Arguments any    `json:"arguments,omitempty"`
+}
+
+// inputMessage renders the prompt for gen_ai.input.messages.
+func inputMessage(text string) string {
 	type message struct {
 		Role  string `json:"role"`
 		Parts []part `json:"parts"`
 	}
-	b, _ := json.Marshal([]message{{Role: role, Parts: []part{{Type: "text", Content: text}}}})
+	b, _ := json.Marshal([]message{{Role: "user", Parts: []part{{Type: "text", Content: text}}}})
 	return string(b)
+}
+
+// messageOverhead is what a message's JSON may add to the limit on
+// captured content: its roles, part types, ids and finish reason.
+const messageOverhead = 256
+
+// outputMessage renders what a model call produced for
+// gen_ai.output.messages: its thinking as reasoning parts, its text, the
+// tool calls it made (arguments as JSON when they are), and why it
+// finished (stop, tool_call, error). The whole stays within MaxContent
+// and messageOverhead: the values are cut shorter until it does, and tool
+// calls past what fits are left out.
+func (r *Recorder) outputMessage(finish string, reasoning []string, text string, calls []toolPart) string {
+	limit := r.opts.MaxContent
+	for cut := limit; ; cut /= 2 {
+		m := r.renderOutput(finish, reasoning, text, calls, cut)
+		if len(m) <= limit+messageOverhead {
+			return m
+		}
+		if cut == 0 {
+			// Not even the tool calls' ids fit: as many as do.
+			for len(calls) > 0 && len(m) > limit+messageOverhead {
+				calls = calls[:len(calls)-1]
+				m = r.renderOutput(finish, nil, "", calls, 0)
+			}
+			return m
+		}
+	}
+}
+
+// renderOutput renders the message with every value cut to cut bytes.
+func (r *Recorder) renderOutput(finish string, reasoning []string, text string, calls []toolPart, cut int) string {
+	type message struct {
+		Role         string `json:"role"`
+		Parts        []part `json:"parts"`
+		FinishReason string `json:"finish_reason"`
+	}
+	m := message{Role: "assistant", FinishReason: finish, Parts: []part{}}
+	for _, t := range reasoning {
+		if t = shorten(t, cut); t != "" {
+			m.Parts = append(m.Parts, part{Type: "reasoning", Content: t})
+		}
+	}
+	if t := shorten(text, cut); t != "" {
+		m.Parts = append(m.Parts, part{Type: "text", Content: t})
+	}
+	for _, c := range calls {
+		p := part{Type: "tool_call", ID: r.text(c.id, maxMessage), Name: c.name}
+		if args := r.text(c.args, cut); args != "" {
+			if json.Valid([]byte(args)) {
+				p.Arguments = json.RawMessage(args)
+			} else {
+				p.Arguments = args
+			}
+		}
+		m.Parts = append(m.Parts, p)
+	}
+	b, _ := json.Marshal([]message{m})
+	return string(b)
+}
+
+// shorten cuts already prepared text to at most n bytes, saying so.
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	if n == 0 {
+		return ""
+	}
+	return truncate(s, n, 0)
 }

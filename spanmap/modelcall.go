@@ -1,7 +1,6 @@
 package spanmap
 
 import (
-	"context"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -11,26 +10,31 @@ import (
 	"github.com/cursor-otel/cursor-otel/parse"
 )
 
-// modelCall is the state of one open model call span.
+// modelCall is the state of one open model call.
 type modelCall struct {
 	sess *session
-	span trace.Span
-	ctx  context.Context
+	p    pending
 	id   string
 
-	start, last time.Time
+	withSession bool      // it starts with its session (see openModelCall)
+	waitFrom    time.Time // where the wait for the model began: the previous step's end
 	firstOutput time.Time // the model's first thinking, text or tool call
-	tools       int       // tool calls issued
-	running     int       // tool calls issued and not completed
-	superseded  bool      // a later model call has begun
-	failure     string    // why the call failed, when the session's result says it did
+	firstTold   bool      // and that time is its own, not inherited
+	last        time.Time
+	tools       int  // tool calls issued
+	running     int  // tool calls issued and not completed
+	superseded  bool // a later model call has begun
+	done        bool // ended
+	failure     string
 
-	phase      *thinkingPhase // the thinking phase under way, if any
-	thinking   time.Duration  // all phases so far
-	deltas     int            // assistant partial-output chunks
-	messages   boundedText    // consolidated assistant messages (content capture)
-	deltaText  boundedText    // partial output, used when no message consolidates it
-	hasMessage bool
+	phase     *thinkingPhase // the thinking phase under way, if any
+	thinking  time.Duration  // all phases so far
+	reasoning boundedText    // thinking text (content capture)
+	deltas    int            // assistant partial-output chunks
+	messages  boundedText    // consolidated assistant messages (content capture)
+	deltaText boundedText    // partial output, used when no message consolidates it
+	hasText   bool
+	calls     []toolPart // the tool calls it issued, for its output message
 }
 
 // thinkingPhase is one run of thinking deltas, recorded as one span event.
@@ -49,38 +53,41 @@ func (s *session) newModelCall(start time.Time) *modelCall {
 	if s.model != "" {
 		attrs = append(attrs, RequestModel.String(s.model))
 	}
-	mc := &modelCall{sess: s, start: start, last: start}
-	mc.ctx, mc.span = s.rec.tracer.Start(s.ctx, name,
-		trace.WithTimestamp(start),
-		trace.WithSpanKind(trace.SpanKindClient),
-		trace.WithAttributes(attrs...))
+	mc := &modelCall{sess: s, last: start, p: pending{
+		sc: s.rec.child(s.span.sc), parent: s.span.sc, name: name, kind: trace.SpanKindClient,
+		start: start, end: start, attrs: attrs,
+	}}
 	limit := 2 * s.rec.opts.MaxContent // collect more than is kept, so redaction sees whole secrets
-	mc.messages.max, mc.deltaText.max = limit, limit
+	mc.messages.max, mc.deltaText.max, mc.reasoning.max = limit, limit, limit
 	return mc
 }
 
 func (mc *modelCall) name(id string) {
 	mc.id = id
-	mc.span.SetAttributes(ModelCallID.String(id))
+	mc.p.attrs = append(mc.p.attrs, ModelCallID.String(id))
 }
 
 // yielded says the model has handed over to its tools and they are done:
 // output after this point is the agent's next step.
 func (mc *modelCall) yielded() bool { return mc.tools > 0 && mc.running == 0 }
 
+// hasOutput says the model produced anything in this call.
+func (mc *modelCall) hasOutput() bool { return !mc.firstOutput.IsZero() }
+
 func (mc *modelCall) see(t time.Time) { mc.last = later(mc.last, t) }
 
 // output notes the model's output at t: the first one ends the wait for
 // the model's first token.
-func (mc *modelCall) output(t time.Time) {
+func (mc *modelCall) output(t time.Time, told bool) {
+	t = later(t, mc.p.start) // an inherited time, before a nudged start
 	mc.see(t)
 	if mc.firstOutput.IsZero() {
-		mc.firstOutput = t
+		mc.firstOutput, mc.firstTold = t, told
 	}
 }
 
-func (mc *modelCall) think(e *parse.Thinking, t time.Time) {
-	mc.output(t)
+func (mc *modelCall) think(e *parse.Thinking, t time.Time, told bool) {
+	mc.output(t, told)
 	if mc.phase == nil {
 		mc.phase = &thinkingPhase{start: t, last: t}
 		mc.phase.text.max = 2 * mc.sess.rec.opts.MaxContent
@@ -108,14 +115,16 @@ func (mc *modelCall) endThinking() {
 	d := p.last.Sub(p.start)
 	mc.thinking += d
 	attrs := []attribute.KeyValue{ThinkingMs.Int64(d.Milliseconds()), ThinkingDeltas.Int(p.deltas)}
-	if mc.sess.rec.opts.CaptureContent && p.text.b.Len() > 0 {
-		attrs = append(attrs, ThinkingText.String(mc.sess.rec.text(p.text.String(), mc.sess.rec.opts.MaxContent)))
+	if rec := mc.sess.rec; rec.opts.CaptureContent && p.text.b.Len() > 0 {
+		text := p.text.String()
+		attrs = append(attrs, ThinkingText.String(rec.text(text, rec.opts.MaxContent)))
+		mc.reasoning.add(text)
 	}
-	mc.span.AddEvent(EventThinking, trace.WithTimestamp(p.start), trace.WithAttributes(attrs...))
+	mc.p.addEvent(EventThinking, p.start, attrs...)
 }
 
-func (mc *modelCall) say(e *parse.Assistant, t time.Time) {
-	mc.output(t)
+func (mc *modelCall) say(e *parse.Assistant, t time.Time, told bool) {
+	mc.output(t, told)
 	mc.endThinking()
 	capture := mc.sess.rec.opts.CaptureContent
 	if e.Delta {
@@ -125,37 +134,74 @@ func (mc *modelCall) say(e *parse.Assistant, t time.Time) {
 		}
 		return
 	}
-	mc.hasMessage = true
+	mc.hasText = true
 	if capture {
 		mc.messages.add(e.Text)
 	}
 }
 
+// end closes the model call: it is made now, or, when its start is its
+// session's and not known yet, with the session.
 func (mc *modelCall) end() {
 	mc.endThinking()
-	attrs := []attribute.KeyValue{ToolCalls.Int(mc.tools)}
-	if !mc.firstOutput.IsZero() {
-		attrs = append(attrs, FirstTokenMs.Int64(mc.firstOutput.Sub(mc.start).Milliseconds()))
+	mc.done = true
+	mc.p.grow(mc.p.start, mc.last)
+	if mc.withSession && !mc.sess.startKnown {
+		mc.sess.held = append(mc.sess.held, mc)
+		return
+	}
+	mc.emit()
+}
+
+func (mc *modelCall) emit() {
+	s, rec := mc.sess, mc.sess.rec
+	attrs := append(mc.p.attrs, ToolCalls.Int(mc.tools))
+	// The time to the first output is a measure only when both ends are:
+	// the output's own time, and a start that is not a guess.
+	if !mc.firstOutput.IsZero() && mc.firstTold && (!mc.withSession || s.startKnown) {
+		from := mc.waitFrom
+		if mc.withSession {
+			from = mc.p.start
+		}
+		ttft := max(mc.firstOutput.Sub(from), 0)
+		attrs = append(attrs, FirstTokenMs.Int64(ttft.Milliseconds()), TimeToFirstChunk.Float64(ttft.Seconds()))
 	}
 	if mc.thinking > 0 {
 		attrs = append(attrs, ThinkingMs.Int64(mc.thinking.Milliseconds()))
 	}
-	if mc.sess.rec.opts.CaptureContent {
+	finish := "stop"
+	if mc.tools > 0 {
+		finish = "tool_call"
+	}
+	if mc.failure != "" {
+		finish = "error"
+	}
+	attrs = append(attrs, FinishReasons.StringSlice([]string{finish}))
+	if rec.opts.CaptureContent {
 		out := &mc.deltaText
-		if mc.hasMessage {
+		if mc.hasText {
 			out = &mc.messages
 		}
+		text := ""
 		if out.b.Len() > 0 {
-			attrs = append(attrs, OutputMessages.String(messages("assistant", mc.sess.rec.text(out.String(), mc.sess.rec.opts.MaxContent))))
+			text = rec.text(out.String(), rec.opts.MaxContent)
+		}
+		var reasoning []string
+		if mc.reasoning.b.Len() > 0 {
+			reasoning = []string{rec.text(mc.reasoning.String(), rec.opts.MaxContent)}
+		}
+		if text != "" || len(reasoning) > 0 || len(mc.calls) > 0 {
+			attrs = append(attrs, OutputMessages.String(rec.outputMessage(finish, reasoning, text, mc.calls)))
 		}
 	}
 	if mc.failure != "" {
 		attrs = append(attrs, ErrorType.String("agent_error"))
-		mc.span.SetStatus(codes.Error, mc.failure)
+		mc.p.code, mc.p.message = codes.Error, mc.failure
 	}
-	mc.span.SetAttributes(attrs...)
-	mc.span.End(trace.WithTimestamp(mc.last))
+	mc.p.attrs = attrs
+	s.span.grow(mc.p.start, mc.p.end)
+	rec.emit(&mc.p)
 	// The session keeps ended calls by id for late events; their text is
 	// recorded and need not stay.
-	mc.messages, mc.deltaText = boundedText{}, boundedText{}
+	mc.messages, mc.deltaText, mc.reasoning, mc.calls = boundedText{}, boundedText{}, boundedText{}, nil
 }

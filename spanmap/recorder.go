@@ -1,11 +1,13 @@
 // Package spanmap turns cursor-agent events into OpenTelemetry spans: one
 // trace per session, a span per model call under it, a span per tool call
-// under the model call that issued it. It knows nothing of processes or
-// exporters: it is given a tracer and events.
+// under the model call that issued it, and a subagent's own steps under
+// the task that ran it. It knows nothing of processes or exporters: it is
+// given a tracer and events.
 package spanmap
 
 import (
 	"context"
+	"math/rand/v2"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -31,19 +33,19 @@ type Options struct {
 }
 
 // maxWaiting bounds the events held while no time is known yet: a replayed
-// stream's first lines (system/init, user) carry no timestamp, so they wait
-// for the first line that does.
+// session's first lines (system/init, user) carry no timestamp, so they
+// wait for the first line that does.
 const maxWaiting = 256
 
-// Recorder records one stream of events as traces.
+// Recorder records one stream of events as traces. Its tracer's provider
+// must use IDGenerator: spans are made when they end, with the IDs their
+// children already name.
 type Recorder struct {
 	ctx    context.Context
 	tracer trace.Tracer
 	opts   Options
-
-	latest  time.Time // the latest time the stream has shown
-	waiting []parse.Event
-	sess    *session
+	rng    *rand.Rand
+	sess   *session
 }
 
 // NewRecorder records into tracer. Session spans are children of the span
@@ -55,49 +57,48 @@ func NewRecorder(ctx context.Context, tracer trace.Tracer, opts Options) *Record
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Recorder{ctx: ctx, tracer: tracer, opts: opts}
+	return &Recorder{ctx: ctx, tracer: tracer, opts: opts, rng: newRand()}
 }
 
-// Begin opens a session span at t before any event has arrived, and
-// returns a context holding it. A wrapper calls it as the agent starts, so
-// that the session covers the agent's start-up and the agent's own
-// environment can carry the session's trace context.
+// Begin opens a session at t before any event has arrived, reading the
+// stream live from then on, and returns a context holding the session's
+// span context. A wrapper calls it as the agent starts, so that the
+// session covers the agent's start-up and the agent's own environment can
+// carry the session's trace context.
 func (r *Recorder) Begin(t time.Time, attrs ...attribute.KeyValue) context.Context {
 	if r.sess == nil {
-		r.sess = r.newSession(t)
+		r.sess = r.newSession()
 	}
-	r.sess.span.SetAttributes(attrs...)
-	r.see(t)
-	return r.sess.ctx
+	s := r.sess
+	s.clock.live = true
+	s.fixStart(t)
+	s.span.attrs = append(s.span.attrs, attrs...)
+	return contextOf(r.ctx, s.span.sc)
 }
 
 // Record adds one event. readAt is when the event was read, for streams
-// read live; zero in replay, where an event without a time of its own takes
-// the latest time the stream has shown.
+// read live; zero in replay.
 func (r *Recorder) Record(ev parse.Event, readAt time.Time) {
-	t := streamTime(ev)
-	if t.IsZero() {
-		t = readAt
+	if _, ok := ev.(*parse.Init); ok && r.sess != nil && r.sess.sawInit {
+		// A second session in the stream: the first ends where its own
+		// events did, and the next has a clock of its own.
+		live := r.sess.clock.live
+		r.sess.finish(End{})
+		r.sess = r.newSession()
+		r.sess.clock.live = live
 	}
-	if t.IsZero() {
-		t = r.latest
+	if r.sess == nil {
+		r.sess = r.newSession()
 	}
-	if t.IsZero() {
-		if len(r.waiting) < maxWaiting {
-			r.waiting = append(r.waiting, ev)
-			return
-		}
-		t = r.opts.Now()
-	}
-	r.flushWaiting(t)
-	r.handle(ev, t)
+	r.sess.record(ev, readAt)
 }
 
 // End is how the stream ended, as the caller knows it.
 type End struct {
-	Time       time.Time // zero: the latest time in the stream
-	ExitCode   *int      // the agent's exit status, when it ran live
-	StderrTail string    // the end of the agent's stderr, kept when the run failed
+	Time     time.Time // zero: the latest time in the session
+	ExitCode *int      // the agent's exit status, when it ran live
+	// StderrTail is the end of the agent's stderr, kept when the run failed.
+	StderrTail string
 	// UntracedBytes is how much of the agent's output was not read because
 	// the tracer fell behind it (wrap mode).
 	UntracedBytes int64
@@ -118,44 +119,11 @@ type Signal struct {
 
 // Finish ends the open session, closing every span still open.
 func (r *Recorder) Finish(end End) {
-	if len(r.waiting) > 0 {
-		r.flushWaiting(r.opts.Now())
-	}
 	if r.sess == nil {
 		return
 	}
-	if end.Time.IsZero() {
-		end.Time = r.latest
-	}
 	r.sess.finish(end)
 	r.sess = nil
-}
-
-func (r *Recorder) flushWaiting(t time.Time) {
-	waiting := r.waiting
-	r.waiting = nil
-	for _, ev := range waiting {
-		r.handle(ev, t)
-	}
-}
-
-// handle routes an event to its session, starting a new session at a
-// second system/init.
-func (r *Recorder) handle(ev parse.Event, t time.Time) {
-	if _, ok := ev.(*parse.Init); ok && r.sess != nil && r.sess.sawInit {
-		r.sess.finish(End{Time: r.sess.last})
-		r.sess = nil
-	}
-	if r.sess == nil {
-		r.sess = r.newSession(t)
-	}
-	r.see(r.sess.handle(ev, t))
-}
-
-func (r *Recorder) see(t time.Time) {
-	if t.After(r.latest) {
-		r.latest = t
-	}
 }
 
 // streamTime is the time the stream itself gives an event: a tool call's
@@ -176,6 +144,13 @@ func streamTime(ev parse.Event) time.Time {
 
 func later(a, b time.Time) time.Time {
 	if b.After(a) {
+		return b
+	}
+	return a
+}
+
+func earlier(a, b time.Time) time.Time {
+	if a.IsZero() || b.Before(a) {
 		return b
 	}
 	return a

@@ -2,7 +2,6 @@ package spanmap
 
 import (
 	"cmp"
-	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -19,57 +18,104 @@ import (
 // on a session span; beyond it they are only counted.
 const maxEventsPerKind = 32
 
-// session is the state of one open session span.
+// session is the state of one open session.
 type session struct {
-	rec  *Recorder
-	span trace.Span
-	ctx  context.Context
+	rec   *Recorder
+	span  pending
+	clock clock
 
-	start   time.Time
-	last    time.Time // the latest time anything in the session happened
-	prev    time.Time // the time of the previous event: where a model call starts
+	startFixed bool      // the session began at a known time (Begin)
+	startKnown bool      // its start is known: fixed, or told by the result's duration_ms
+	last       time.Time // the latest time anything in the session happened
+	prev       time.Time // where the agent's previous step ended: a model call starts here
+	prevTold   bool      // prev is a time of the stream or of a read, not inherited
+	readAt     time.Time // when the event being recorded was read (live)
+	waiting    []parse.Event
+
 	sawInit bool
 	model   string
 	convID  string
 
-	current *modelCall            // the model call new output belongs to
-	calls   map[string]*modelCall // model calls by model_call_id; ended ones as forget leaves them
-	ended   []string              // ids of ended model calls, oldest first
-	open    []*modelCall          // model calls not yet ended
-	tools   map[string]*toolCall  // tool calls started and not completed, by call_id
+	current    *modelCall            // the model call new output belongs to
+	calls      map[string]*modelCall // open model calls by model_call_id
+	open       []*modelCall          // model calls not yet ended
+	held       []*modelCall          // ended, made when the session's start is known
+	modelCalls int                   // opened so far
+	tools      map[string]*toolCall  // tool calls started and not completed, by call_id
+	asked      map[string]time.Time  // interaction requests without a response yet, by id
 
 	result          *parse.Result
 	prompt          boundedText
 	invalid, unknow int
+	waited          time.Duration // on interaction requests (approvals)
 }
 
-func (r *Recorder) newSession(t time.Time) *session {
+func (r *Recorder) newSession() *session {
 	s := &session{
 		rec:   r,
-		start: t,
-		last:  t,
 		calls: map[string]*modelCall{},
 		tools: map[string]*toolCall{},
+		asked: map[string]time.Time{},
 	}
 	s.prompt.max = 2 * r.opts.MaxContent
-	s.ctx, s.span = r.tracer.Start(r.ctx, "invoke_agent cursor-agent",
-		trace.WithTimestamp(t),
-		trace.WithSpanKind(trace.SpanKindInternal),
-		trace.WithAttributes(
+	// A span started and never ended gives the session its IDs and the
+	// sampler's decision (a TRACEPARENT's, a ratio's); the session's own
+	// span is made at its end with them.
+	_, probe := r.tracer.Start(r.ctx, "invoke_agent cursor-agent", trace.WithSpanKind(trace.SpanKindInternal))
+	s.span = pending{
+		sc:   probe.SpanContext(),
+		name: "invoke_agent cursor-agent",
+		kind: trace.SpanKindInternal,
+		attrs: []attribute.KeyValue{
 			OperationName.String(OpInvokeAgent),
 			ProviderName.String("cursor"),
 			AgentName.String("cursor-agent"),
-		))
+		},
+	}
 	return s
 }
 
-// handle records one event and returns the latest time it produced.
-func (s *session) handle(ev parse.Event, t time.Time) time.Time {
+// fixStart says the session began at t (a wrapper starting the agent).
+func (s *session) fixStart(t time.Time) {
+	s.startFixed, s.startKnown = true, true
+	s.span.start, s.clock.floor = t, t
+	s.clock.latest = later(s.clock.latest, t)
+	s.last = later(s.last, t)
+}
+
+// record places an event in time and handles it; in replay, events before
+// the session's first time wait for it.
+func (s *session) record(ev parse.Event, readAt time.Time) {
+	s.readAt = readAt
+	t, told, ok := s.clock.place(streamTime(ev), readAt)
+	if !ok {
+		if len(s.waiting) < maxWaiting {
+			s.waiting = append(s.waiting, ev)
+			return
+		}
+		t = s.rec.opts.Now()
+		s.clock.latest = t
+	}
+	s.flushWaiting(t)
+	s.handle(ev, t, told)
+}
+
+func (s *session) flushWaiting(t time.Time) {
+	waiting := s.waiting
+	s.waiting = nil
+	for _, ev := range waiting {
+		s.handle(ev, t, false)
+	}
+}
+
+// handle records one event at t; told says t is the event's own.
+func (s *session) handle(ev parse.Event, t time.Time, told bool) {
 	h := ev.Head()
 	if h.SessionID != "" && s.convID == "" {
 		s.convID = h.SessionID
-		s.span.SetAttributes(ConversationID.String(h.SessionID))
+		s.span.attrs = append(s.span.attrs, ConversationID.String(h.SessionID))
 	}
+	s.span.grow(t, t)
 	end := t
 	switch e := ev.(type) {
 	case *parse.Init:
@@ -79,57 +125,54 @@ func (s *session) handle(ev parse.Event, t time.Time) time.Time {
 			s.prompt.add(e.Text)
 		}
 	case *parse.Thinking:
-		s.modelCallFor(h, t).think(e, t)
+		s.modelCallFor(h, t, told).think(e, t, told)
 	case *parse.Assistant:
-		s.modelCallFor(h, t).say(e, t)
+		s.modelCallFor(h, t, told).say(e, t, told)
 	case *parse.ToolStarted:
-		s.startTool(e, t)
+		s.startTool(e, t, told)
 	case *parse.ToolCompleted:
 		end = s.completeTool(e, t)
 	case *parse.Result:
-		s.setResult(e, t)
+		s.setResult(e)
 	case *parse.Connection:
-		s.span.AddEvent(EventConnection, trace.WithTimestamp(t), trace.WithAttributes(
-			EventSubtype.String(h.Subtype), EventLine.Int(h.Line)))
+		s.span.addEvent(EventConnection, t, EventSubtype.String(h.Subtype), EventLine.Int(h.Line))
 	case *parse.Retry:
 		attrs := []attribute.KeyValue{EventSubtype.String(h.Subtype), EventLine.Int(h.Line)}
 		if e.Attempt > 0 {
 			attrs = append(attrs, RetryAttempt.Int64(e.Attempt))
 		}
-		s.span.AddEvent(EventRetry, trace.WithTimestamp(t), trace.WithAttributes(attrs...))
+		s.span.addEvent(EventRetry, t, attrs...)
 	case *parse.Error:
-		s.span.AddEvent(EventAgentError, trace.WithTimestamp(t), trace.WithAttributes(
-			EventMessage.String(s.rec.text(e.Message, maxMessage)), EventLine.Int(h.Line)))
+		s.span.addEvent(EventAgentError, t, EventMessage.String(s.rec.text(e.Message, maxMessage)), EventLine.Int(h.Line))
+	case *parse.Interaction:
+		s.interaction(e, t)
+	case *parse.Notice:
+		s.notice(e, t)
 	case *parse.Unknown:
 		if s.unknow++; s.unknow <= maxEventsPerKind {
-			s.span.AddEvent(EventUnknown, trace.WithTimestamp(t), trace.WithAttributes(
-				EventType.String(s.rec.text(h.Type, maxMessage)), EventSubtype.String(s.rec.text(h.Subtype, maxMessage)),
-				EventLine.Int(h.Line), EventBytes.Int(e.Size)))
+			s.span.addEvent(EventUnknown, t, EventType.String(s.rec.text(h.Type, maxMessage)),
+				EventSubtype.String(s.rec.text(h.Subtype, maxMessage)), EventLine.Int(h.Line), EventBytes.Int(e.Size))
 		}
 	case *parse.Invalid:
 		if s.invalid++; s.invalid <= maxEventsPerKind {
-			s.span.AddEvent(EventInvalidLine, trace.WithTimestamp(t), trace.WithAttributes(
-				EventLine.Int(h.Line), EventBytes.Int(e.Size), EventError.String(e.Err.Error())))
+			s.span.addEvent(EventInvalidLine, t, EventLine.Int(h.Line), EventBytes.Int(e.Size), EventError.String(e.Err.Error()))
 		}
 	}
 	switch ev.(type) {
 	case *parse.Init, *parse.Prompt, *parse.Thinking, *parse.Assistant, *parse.ToolStarted, *parse.ToolCompleted:
 		// A step of the agent: the next model call waits from here. A
 		// reconnect or an error line while it waits does not end the wait.
-		s.prev = later(t, end)
+		s.prev, s.prevTold = later(t, end), told
 	}
-	end = later(t, end)
-	s.last = later(s.last, end)
-	return end
+	s.last = later(s.last, later(t, end))
 }
 
 func (s *session) init(e *parse.Init) {
 	s.sawInit = true
 	s.model = e.Model
-	var attrs []attribute.KeyValue
 	add := func(k attribute.Key, v string) {
 		if v = s.rec.text(v, maxMessage); v != "" {
-			attrs = append(attrs, k.String(v))
+			s.span.attrs = append(s.span.attrs, k.String(v))
 		}
 	}
 	add(RequestModel, e.Model)
@@ -137,10 +180,9 @@ func (s *session) init(e *parse.Init) {
 	add(PermissionMode, e.PermissionMode)
 	add(APIKeySource, e.APIKeySource)
 	add(RequestID, e.RequestID)
-	s.span.SetAttributes(attrs...)
 }
 
-func (s *session) setResult(e *parse.Result, t time.Time) {
+func (s *session) setResult(e *parse.Result) {
 	s.result = e
 	var attrs []attribute.KeyValue
 	if e.DurationMs > 0 {
@@ -157,16 +199,20 @@ func (s *session) setResult(e *parse.Result, t time.Time) {
 			InputTokens.Int64(u.InputTokens), OutputTokens.Int64(u.OutputTokens),
 			CacheReadTokens.Int64(u.CacheReadTokens), CacheCreateTokens.Int64(u.CacheCreationTokens))
 	}
-	if s.rec.opts.CaptureContent && !e.IsError && e.Text != "" {
-		attrs = append(attrs, OutputMessages.String(messages("assistant", s.rec.text(e.Text, s.rec.opts.MaxContent))))
+	if s.rec.opts.CaptureContent && e.Text != "" {
+		finish := "stop"
+		if e.IsError {
+			finish = "error"
+		}
+		attrs = append(attrs, OutputMessages.String(s.rec.outputMessage(finish, nil, s.rec.text(e.Text, s.rec.opts.MaxContent), nil)))
 	}
-	s.span.SetAttributes(attrs...)
-	if e.IsError && (s.current == nil || s.current.yielded()) {
-		// The agent had handed the model its next step and the step failed:
-		// the wait for it is a model call, and often the longest one.
-		mc := s.openModelCall("", t)
-		mc.see(t)
-		mc.failure = s.rec.text(cmp.Or(e.Error, e.Text, "the agent reported an error"), maxMessage)
+	s.span.attrs = append(s.span.attrs, attrs...)
+	if e.IsError {
+		if mc := s.current; mc != nil && !mc.yielded() && mc.hasOutput() {
+			// The call under way when the agent gave up: it failed. A
+			// result with no model output invents no model call.
+			mc.failure = s.rec.text(cmp.Or(e.Error, e.Text, "the agent reported an error"), maxMessage)
+		}
 	}
 	// Nothing more is expected of the model: its calls end where their own
 	// work ended, not when the agent process exits.
@@ -177,9 +223,58 @@ func (s *session) setResult(e *parse.Result, t time.Time) {
 	s.current = nil
 }
 
+// interaction records the agent asking its client (often a person) and
+// the answer, on the model call under way (the wait is inside it), else
+// on the session; the wait between them is time a person looks for.
+func (s *session) interaction(e *parse.Interaction, t time.Time) {
+	on := &s.span
+	if mc := s.current; mc != nil && !mc.done {
+		on = &mc.p
+		mc.see(t)
+	}
+	attrs := []attribute.KeyValue{InteractionKind.String(s.rec.text(e.Kind, maxMessage)), InteractionID.String(s.rec.text(e.ID, maxMessage))}
+	if !e.Response {
+		if len(s.asked) < maxEventsPerKind {
+			s.asked[e.ID] = t
+		}
+		on.addEvent(EventInteractionRequest, t, attrs...)
+		return
+	}
+	if e.Outcome != "" {
+		attrs = append(attrs, InteractionOutcome.String(e.Outcome))
+	}
+	if asked, ok := s.asked[e.ID]; ok {
+		delete(s.asked, e.ID)
+		wait := max(t.Sub(asked), 0)
+		s.waited += wait
+		attrs = append(attrs, InteractionWaitMs.Int64(wait.Milliseconds()))
+	}
+	on.addEvent(EventInteractionResponse, t, attrs...)
+}
+
+// notice records a system event other than init, under a name of its own
+// when its subtype has one.
+func (s *session) notice(e *parse.Notice, t time.Time) {
+	name := EventSystem
+	switch e.Subtype {
+	case "background_shell_timeout":
+		name = EventBackgroundShellTimeout
+	case "task_notification":
+		name = EventTaskNotification
+	}
+	attrs := []attribute.KeyValue{EventSubtype.String(s.rec.text(e.Subtype, maxMessage)), EventLine.Int(e.Line)}
+	if msg := s.rec.text(e.Message, maxMessage); msg != "" {
+		attrs = append(attrs, EventMessage.String(msg))
+	}
+	if e.CallID != "" {
+		attrs = append(attrs, ToolCallID.String(s.rec.text(e.CallID, maxMessage)))
+	}
+	s.span.addEvent(name, t, attrs...)
+}
+
 // modelCallFor finds the model call an output event belongs to, opening a
 // new one when the event starts the agent's next step.
-func (s *session) modelCallFor(h *parse.Header, t time.Time) *modelCall {
+func (s *session) modelCallFor(h *parse.Header, t time.Time, told bool) *modelCall {
 	if id := h.ModelCallID; id != "" {
 		if mc, ok := s.calls[id]; ok {
 			return mc
@@ -191,25 +286,38 @@ func (s *session) modelCallFor(h *parse.Header, t time.Time) *modelCall {
 			s.calls[id] = mc
 			return mc
 		}
-		return s.openModelCall(id, t)
+		return s.openModelCall(id, t, told)
 	}
 	if mc := s.current; mc != nil && !mc.yielded() {
 		return mc
 	}
-	return s.openModelCall("", t)
+	return s.openModelCall("", t, told)
 }
 
 // openModelCall starts a model call. It starts where the agent's previous
 // step ended, so that the span covers the wait for the model's first
-// output, not only the output.
-func (s *session) openModelCall(id string, t time.Time) *modelCall {
+// output, not only the output; a microsecond after, when a model call came
+// before, so that the two do not touch (Jaeger's critical path skips a
+// span that ends exactly where the next begins). The first model call of
+// a replayed session whose first lines had no time starts with the
+// session, whose start the result's duration_ms may move earlier.
+func (s *session) openModelCall(id string, t time.Time, told bool) *modelCall {
 	start := s.prev
 	if start.IsZero() || start.After(t) {
 		start = t
 	}
-	// Nothing in a session starts before it: a stream time earlier than the
-	// session's start (clock skew, a clock set back) is moved up to it.
-	mc := s.newModelCall(later(start, s.start))
+	withSession := s.modelCalls == 0 && !s.prevTold && !s.startFixed
+	waitFrom := start
+	if s.modelCalls > 0 {
+		// The nudge never moves past a time the stream gave: an output
+		// whose time is inherited is at the model call's start.
+		if next := start.Add(time.Microsecond); !next.After(t) || !told {
+			start = next
+		}
+	}
+	s.modelCalls++
+	mc := s.newModelCall(start)
+	mc.withSession, mc.waitFrom = withSession, waitFrom
 	if id != "" {
 		mc.name(id)
 		s.calls[id] = mc
@@ -231,38 +339,33 @@ func (s *session) closeIfDone(mc *modelCall) {
 	}
 }
 
+// endModelCall ends a model call and forgets it: the session's state is
+// its open spans, however long it runs. An event that names an ended
+// model call later (which no agent was seen to print) opens a new one: the
+// ended one's span is made, and cannot grow to cover it.
 func (s *session) endModelCall(mc *modelCall) {
 	if i := slices.Index(s.open, mc); i >= 0 {
 		s.open = slices.Delete(s.open, i, i+1)
 		mc.end()
-		s.forget(mc)
-	}
-}
-
-// maxEnded is how many ended model calls a session remembers by id.
-const maxEnded = 1024
-
-// forget keeps of an ended model call only what a late event for it needs,
-// its id and span context, so that a session's state is its open spans
-// and a bounded list of ids, however long it runs. Past maxEnded, the
-// oldest ids are forgotten: an event naming one opens a new model call.
-func (s *session) forget(mc *modelCall) {
-	if mc.id == "" {
-		return
-	}
-	ctx := trace.ContextWithSpanContext(s.ctx, mc.span.SpanContext())
-	s.calls[mc.id] = &modelCall{sess: s, id: mc.id, ctx: ctx, span: trace.SpanFromContext(ctx),
-		start: mc.start, last: mc.last, superseded: true}
-	s.ended = append(s.ended, mc.id)
-	if len(s.ended) > maxEnded {
-		delete(s.calls, s.ended[0])
-		s.ended = slices.Delete(s.ended, 0, 1)
+		if mc.id != "" && s.calls[mc.id] == mc {
+			delete(s.calls, mc.id)
+		}
 	}
 }
 
 // finish ends the session and everything still open in it.
 func (s *session) finish(end End) {
+	if len(s.waiting) > 0 {
+		t := s.clock.latest
+		if t.IsZero() {
+			t = s.rec.opts.Now()
+		}
+		s.flushWaiting(t)
+	}
 	endTime := later(end.Time, s.last)
+	if endTime.IsZero() {
+		endTime = s.rec.opts.Now()
+	}
 	// Tool calls that never completed end with the session, in the order
 	// they started.
 	running := make([]*toolCall, 0, len(s.tools))
@@ -274,31 +377,48 @@ func (s *session) finish(end End) {
 	})
 	interrupted := len(end.Signals) > 0
 	for _, tc := range running {
-		tc.parent.last = later(tc.parent.last, endTime)
+		tc.parent.see(endTime)
 		tc.endIncomplete(endTime, interrupted, end.UntracedBytes > 0)
 	}
 	for _, mc := range slices.Clone(s.open) {
 		s.endModelCall(mc)
 	}
 
-	var attrs []attribute.KeyValue
+	// A replayed session whose result says how long the agent ran began
+	// no later than that before its end: its first lines carry no time.
+	s.span.grow(s.span.start, endTime)
+	if r := s.result; r != nil && r.DurationMs > 0 && !s.startFixed {
+		if start := endTime.Add(-time.Duration(r.DurationMs) * time.Millisecond); start.Before(s.span.start) {
+			s.span.start = start
+		}
+		s.startKnown = true
+	}
+	for _, mc := range s.held {
+		mc.p.start = earlier(mc.p.start, s.span.start)
+		mc.emit()
+	}
+
+	attrs := s.span.attrs
 	if s.invalid > 0 {
 		attrs = append(attrs, InvalidLines.Int(s.invalid))
 	}
 	if s.unknow > 0 {
 		attrs = append(attrs, UnknownEvents.Int(s.unknow))
 	}
+	if s.waited > 0 {
+		attrs = append(attrs, InteractionWaitMs.Int64(s.waited.Milliseconds()))
+	}
 	if end.UntracedBytes > 0 {
 		attrs = append(attrs, UntracedBytes.Int64(end.UntracedBytes))
 	}
 	if s.rec.opts.CaptureContent && s.prompt.b.Len() > 0 {
-		attrs = append(attrs, InputMessages.String(messages("user", s.rec.text(s.prompt.String(), s.rec.opts.MaxContent))))
+		attrs = append(attrs, InputMessages.String(inputMessage(s.rec.text(s.prompt.String(), s.rec.opts.MaxContent))))
 	}
 	if end.ExitCode != nil {
 		attrs = append(attrs, ExitCode.Int(*end.ExitCode))
 	}
 	for _, sig := range end.Signals {
-		s.span.AddEvent(EventSignal, trace.WithTimestamp(sig.At), trace.WithAttributes(SignalName.String(sig.Name)))
+		s.span.addEvent(EventSignal, sig.At, SignalName.String(sig.Name))
 	}
 	attrs = append(attrs, end.Attributes...)
 	if errType, msg := s.failure(end); errType != "" {
@@ -306,10 +426,10 @@ func (s *session) finish(end End) {
 		if tail := s.rec.text(end.StderrTail, maxMessage); tail != "" {
 			attrs = append(attrs, StderrTail.String(tail))
 		}
-		s.span.SetStatus(codes.Error, msg)
+		s.span.code, s.span.message = codes.Error, msg
 	}
-	s.span.SetAttributes(attrs...)
-	s.span.End(trace.WithTimestamp(endTime))
+	s.span.attrs = attrs
+	s.rec.emit(&s.span)
 }
 
 // failure says why a session failed, if it did: the most telling reason

@@ -12,29 +12,31 @@ import (
 	"github.com/cursor-otel/cursor-otel/parse"
 )
 
-// toolCall is a tool call that has started and not completed. Its span is
-// made when it ends: a span is exported only when it ends anyway, and by
-// then the completion may have told more (its own start time, its name).
+// toolCall is a tool call that has started and not completed.
 type toolCall struct {
 	parent *modelCall
+	sc     trace.SpanContext
 	call   parse.ToolCall
 	start  time.Time
 }
 
-func (s *session) startTool(e *parse.ToolStarted, t time.Time) {
+func (s *session) startTool(e *parse.ToolStarted, t time.Time, told bool) {
 	if _, repeated := s.tools[e.Call.ID]; repeated {
 		return
 	}
-	mc := s.modelCallFor(&e.Header, t)
-	mc.output(t)
+	mc := s.modelCallFor(&e.Header, t, told)
+	mc.output(t, told)
 	mc.endThinking()
 	mc.tools++
 	mc.running++
-	s.tools[e.Call.ID] = &toolCall{parent: mc, call: e.Call, start: later(t, mc.start)}
+	mc.calls = append(mc.calls, toolPart{id: e.Call.ID, name: e.Call.Name, args: e.Call.Args})
+	s.tools[e.Call.ID] = &toolCall{parent: mc, sc: s.rec.child(mc.p.sc), call: e.Call, start: t}
 }
 
 // completeTool ends the tool call the completion names, whatever order
-// parallel calls complete in, and returns when it ended.
+// parallel calls complete in, and returns when it ended. A tool call is
+// exactly [startedAtMs, completedAtMs] when the stream says them: its model
+// call grows to cover it, never the reverse.
 func (s *session) completeTool(e *parse.ToolCompleted, t time.Time) time.Time {
 	tc, started := s.tools[e.Call.ID]
 	if started {
@@ -44,11 +46,7 @@ func (s *session) completeTool(e *parse.ToolCompleted, t time.Time) time.Time {
 		tc = s.unstartedTool(e, t)
 	}
 	if !e.Call.StartedAt.IsZero() {
-		// The tool's own account beats the line's time, but no tool starts
-		// before the model call that issued it: the difference is skew
-		// between the agent's clocks (startedAtMs can run a second ahead of
-		// timestamp_ms).
-		tc.start = later(e.Call.StartedAt, tc.parent.start)
+		tc.start = s.clock.agentTime(e.Call.StartedAt, s.readAt)
 	}
 	end := t
 	if e.Call.CompletedAt.IsZero() && e.Time.IsZero() && e.Call.Duration > 0 {
@@ -58,6 +56,7 @@ func (s *session) completeTool(e *parse.ToolCompleted, t time.Time) time.Time {
 	tc.complete(e, end, !started)
 	mc := tc.parent
 	mc.see(end)
+	mc.p.grow(tc.start, end)
 	s.closeIfDone(mc)
 	return end
 }
@@ -67,31 +66,30 @@ func (s *session) completeTool(e *parse.ToolCompleted, t time.Time) time.Time {
 func (s *session) unstartedTool(e *parse.ToolCompleted, t time.Time) *toolCall {
 	mc := s.current
 	if e.ModelCallID != "" || mc == nil {
-		mc = s.modelCallFor(&e.Header, t)
+		mc = s.modelCallFor(&e.Header, t, true)
 	}
 	start := t
 	if e.Call.Duration > 0 {
 		start = t.Add(-e.Call.Duration)
 	}
 	mc.tools++
-	return &toolCall{parent: mc, call: e.Call, start: later(start, mc.start)}
+	mc.calls = append(mc.calls, toolPart{id: e.Call.ID, name: e.Call.Name, args: e.Call.Args})
+	return &toolCall{parent: mc, sc: s.rec.child(mc.p.sc), call: e.Call, start: start}
 }
 
 func (tc *toolCall) complete(e *parse.ToolCompleted, end time.Time, startMissing bool) {
 	call := merge(tc.call, e.Call)
-	outcome := string(e.Result.Outcome)
-	span := tc.span(call, outcome)
 	rec := tc.parent.sess.rec
-	var attrs []attribute.KeyValue
+	p := tc.pending(call, string(e.Result.Outcome), end)
 	if startMissing {
-		attrs = append(attrs, ToolStartMiss.Bool(true))
+		p.attrs = append(p.attrs, ToolStartMiss.Bool(true))
 	}
 	if rec.opts.CaptureContent && len(e.Result.Raw) > 0 {
-		attrs = append(attrs, ToolResult.String(rec.text(e.Result.Raw, rec.opts.MaxContent)))
+		p.attrs = append(p.attrs, ToolResult.String(rec.text(e.Result.Raw, rec.opts.MaxContent)))
 	}
 	if e.Result.Outcome != parse.Success {
 		if msg := rec.text(e.Result.Message, maxMessage); msg != "" {
-			attrs = append(attrs, ToolError.String(msg))
+			p.attrs = append(p.attrs, ToolError.String(msg))
 		}
 	}
 	if e.Result.Outcome == parse.Failed {
@@ -99,11 +97,13 @@ func (tc *toolCall) complete(e *parse.ToolCompleted, end time.Time, startMissing
 		if msg == "" && call.Facts.ExitCode != nil {
 			msg = fmt.Sprintf("exit status %d", *call.Facts.ExitCode)
 		}
-		attrs = append(attrs, ErrorType.String(cmp.Or(e.Result.Kind, "error")))
-		span.SetStatus(codes.Error, rec.text(cmp.Or(msg, "tool call failed"), maxMessage))
+		p.attrs = append(p.attrs, ErrorType.String(cmp.Or(e.Result.Kind, "error")))
+		p.code, p.message = codes.Error, rec.text(cmp.Or(msg, "tool call failed"), maxMessage)
 	}
-	span.SetAttributes(attrs...)
-	span.End(trace.WithTimestamp(end))
+	rec.emit(p)
+	if call.Subagent != nil && len(call.Subagent.Steps) > 0 {
+		tc.parent.sess.subagent(p, call.Subagent)
+	}
 }
 
 // endIncomplete ends a tool call that never completed, because the run was
@@ -111,43 +111,68 @@ func (tc *toolCall) complete(e *parse.ToolCompleted, end time.Time, startMissing
 // its completion may be in that part: then it is incomplete, but not
 // called a failure.
 func (tc *toolCall) endIncomplete(end time.Time, interrupted, untraced bool) {
-	span := tc.span(tc.call, OutcomeIncomplete)
+	p := tc.pending(tc.call, OutcomeIncomplete, later(end, tc.start))
 	switch {
 	case untraced:
-		span.SetAttributes(StreamUntraced.Bool(true))
+		p.attrs = append(p.attrs, StreamUntraced.Bool(true))
 	case interrupted:
-		span.SetAttributes(ErrorType.String(OutcomeIncomplete))
-		span.SetStatus(codes.Error, "interrupted")
+		p.attrs = append(p.attrs, ErrorType.String(OutcomeIncomplete))
+		p.code, p.message = codes.Error, "interrupted"
 	default:
-		span.SetAttributes(ErrorType.String(OutcomeIncomplete))
-		span.SetStatus(codes.Error, "no completion before the stream ended")
+		p.attrs = append(p.attrs, ErrorType.String(OutcomeIncomplete))
+		p.code, p.message = codes.Error, "no completion before the stream ended"
 	}
-	span.End(trace.WithTimestamp(later(end, tc.start)))
+	tc.parent.p.grow(p.start, p.end)
+	tc.parent.sess.rec.emit(p)
 }
 
-// span starts the tool call's span with everything known of the call.
-func (tc *toolCall) span(call parse.ToolCall, outcome string) trace.Span {
+// pending is the tool call's span with everything known of the call.
+func (tc *toolCall) pending(call parse.ToolCall, outcome string, end time.Time) *pending {
 	rec := tc.parent.sess.rec
 	name := cmp.Or(call.Name, "unknown")
+	return &pending{
+		sc: tc.sc, parent: tc.parent.p.sc,
+		name: "execute_tool " + name, kind: trace.SpanKindInternal,
+		start: tc.start, end: end,
+		attrs: append(rec.toolAttributes(call, name), ToolOutcome.String(outcome)),
+	}
+}
+
+// toolAttributes are a tool call's attributes: what it is, and the facts a
+// person looks for (strings from the stream redacted).
+func (r *Recorder) toolAttributes(call parse.ToolCall, name string) []attribute.KeyValue {
 	attrs := []attribute.KeyValue{
 		OperationName.String(OpExecuteTool),
 		ToolName.String(name),
-		ToolCallID.String(call.ID),
 		ToolType.String("function"),
-		ToolOutcome.String(outcome),
+	}
+	if call.ID != "" {
+		attrs = append(attrs, ToolCallID.String(call.ID))
+	}
+	if call.MCPTool != "" || call.Name == "mcp" {
+		attrs = append(attrs, MCPMethod.String("tools/call"))
 	}
 	if call.MCPTool != "" {
-		attrs = append(attrs, MCPTool.String(call.MCPTool))
+		attrs = append(attrs, MCPTool.String(r.text(call.MCPTool, maxMessage)))
 	}
-	attrs = append(attrs, rec.factAttributes(call.Facts)...)
-	if rec.opts.CaptureContent && len(call.Args) > 0 {
-		attrs = append(attrs, ToolArguments.String(rec.text(call.Args, rec.opts.MaxContent)))
+	if call.MCPServer != "" {
+		attrs = append(attrs, MCPServer.String(r.text(call.MCPServer, maxMessage)))
 	}
-	_, span := rec.tracer.Start(tc.parent.ctx, "execute_tool "+name,
-		trace.WithTimestamp(tc.start),
-		trace.WithSpanKind(trace.SpanKindInternal),
-		trace.WithAttributes(attrs...))
-	return span
+	if sub := call.Subagent; sub != nil {
+		for _, kv := range []struct {
+			k attribute.Key
+			v string
+		}{{SubagentID, sub.ID}, {SubagentType, sub.Type}, {SubagentModel, sub.Model}, {SubagentDescription, sub.Description}} {
+			if v := r.text(kv.v, maxMessage); v != "" {
+				attrs = append(attrs, kv.k.String(v))
+			}
+		}
+	}
+	attrs = append(attrs, r.factAttributes(call.Facts)...)
+	if r.opts.CaptureContent && len(call.Args) > 0 {
+		attrs = append(attrs, ToolArguments.String(r.text(call.Args, r.opts.MaxContent)))
+	}
+	return attrs
 }
 
 // merge combines what the start and the completion said of a call: the
@@ -157,8 +182,17 @@ func merge(started, done parse.ToolCall) parse.ToolCall {
 	c.Name = cmp.Or(started.Name, done.Name)
 	c.Source = cmp.Or(started.Source, done.Source)
 	c.MCPTool = cmp.Or(started.MCPTool, done.MCPTool)
+	c.MCPServer = cmp.Or(started.MCPServer, done.MCPServer)
 	if len(c.Args) == 0 {
 		c.Args = done.Args
+	}
+	if done.Subagent != nil {
+		sub := *done.Subagent
+		if s := started.Subagent; s != nil {
+			sub.ID, sub.Type = cmp.Or(s.ID, sub.ID), cmp.Or(s.Type, sub.Type)
+			sub.Model, sub.Description = cmp.Or(s.Model, sub.Model), cmp.Or(s.Description, sub.Description)
+		}
+		c.Subagent = &sub
 	}
 	f, d := &c.Facts, done.Facts
 	f.Command = cmp.Or(f.Command, d.Command)
@@ -171,7 +205,8 @@ func merge(started, done parse.ToolCall) parse.ToolCall {
 	for _, p := range []struct{ dst, src **int64 }{
 		{&f.ExitCode, &d.ExitCode}, {&f.Lines, &d.Lines}, {&f.LinesAdded, &d.LinesAdded},
 		{&f.LinesRemoved, &d.LinesRemoved}, {&f.Bytes, &d.Bytes}, {&f.OutputBytes, &d.OutputBytes},
-		{&f.Files, &d.Files}, {&f.ExecutionMs, &d.ExecutionMs},
+		{&f.Files, &d.Files}, {&f.ExecutionMs, &d.ExecutionMs}, {&f.LocalExecMs, &d.LocalExecMs},
+		{&f.HardTimeout, &d.HardTimeout},
 	} {
 		if *p.src != nil {
 			*p.dst = *p.src
@@ -209,5 +244,7 @@ func (r *Recorder) factAttributes(f parse.Facts) []attribute.KeyValue {
 	num(ToolOutputBytes, f.OutputBytes)
 	num(ToolFiles, f.Files)
 	num(ToolExecutionMs, f.ExecutionMs)
+	num(ToolLocalExecMs, f.LocalExecMs)
+	num(ToolHardTimeoutMs, f.HardTimeout)
 	return attrs
 }

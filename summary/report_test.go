@@ -33,7 +33,7 @@ func reports(t *testing.T, path string) []Report {
 	}
 	defer f.Close()
 	exp := tracetest.NewInMemoryExporter()
-	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+	tp := sdktrace.NewTracerProvider(sdktrace.WithIDGenerator(spanmap.NewIDGenerator()), sdktrace.WithSyncer(exp))
 	rec := spanmap.NewRecorder(context.Background(), tp.Tracer("test"), spanmap.Options{
 		Now: func() time.Time { return time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC) }})
 	dec := parse.NewDecoder(f)
@@ -60,11 +60,14 @@ func reports(t *testing.T, path string) []Report {
 }
 
 // The split of examples/parallel-tools.ndjson, worked out by hand from its
-// timestamps: three shell calls overlap from +3 ms to +14.920 s.
+// timestamps: three shell calls overlap from +3 ms to +14.920 s of its
+// 16.66 s of timestamps; its result says the agent ran 19.4 s, so the
+// session, and its first model call, begin 2.74 s before the first
+// timestamp (1743 + 2740 ms of model time).
 func TestSplitWithParallelTools(t *testing.T) {
 	r := reports(t, "../examples/parallel-tools.ndjson")[0]
-	want := Split{ModelMs: 1743, ThinkingMs: 660, ToolsMs: 14917, IdleMs: 0, ReconnectingMs: 1100}
-	if diff := cmp.Diff(want, r.Split); diff != "" || r.WallMs != 16660 {
+	want := Split{ModelMs: 4483, ThinkingMs: 660, ToolsMs: 14917, IdleMs: 0, ReconnectingMs: 1100}
+	if diff := cmp.Diff(want, r.Split); diff != "" || r.WallMs != 19400 {
 		t.Errorf("wall %d ms, split (-want +got):\n%s", r.WallMs, diff)
 	}
 	shell := ToolKind{Name: "shell", Count: 3, TotalMs: 5397 + 14877 + 11467, P50Ms: 11467, MaxMs: 14877}
@@ -77,14 +80,16 @@ func TestSplitWithParallelTools(t *testing.T) {
 }
 
 // parallel-sleep: sleep 6 and sleep 4 overlap; the tool time is 6.197 s,
-// not the 10.359 s their durations add up to.
+// not the 10.359 s their durations add up to. The agent ran 13.039 s (its
+// duration_ms): the 6.842 s before the first timestamp are the first model
+// call's.
 func TestSplitRealParallelSleep(t *testing.T) {
 	path := "../../shared/fixtures/real/parallel-sleep.ndjson"
 	if _, err := os.Stat(path); err != nil {
 		t.Skip("../shared/fixtures/real not present")
 	}
 	r := reports(t, path)[0]
-	if r.WallMs != 6197 || r.Split.ToolsMs != 6197 || r.Split.ModelMs != 0 || r.Split.IdleMs != 0 {
+	if r.WallMs != 13039 || r.Split.ToolsMs != 6197 || r.Split.ModelMs != 6842 || r.Split.IdleMs != 0 {
 		t.Errorf("wall %d, split %+v", r.WallMs, r.Split)
 	}
 	if r.ToolKinds[0].TotalMs != 10359 || r.ToolKinds[0].Count != 2 {

@@ -50,6 +50,7 @@ var causes = []struct{ find, say string }{
 	{"tls: certificate required", "the collector wants a client certificate: set OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE and OTEL_EXPORTER_OTLP_CLIENT_KEY"},
 	{"bad certificate", "the collector refused the client certificate"},
 	{"malformed HTTP response", "the collector answered in gRPC, not HTTP: set OTEL_EXPORTER_OTLP_PROTOCOL=grpc, or use its HTTP port (4318)"},
+	{"readLoopPeekFailLocked", "the collector closed the connection without an HTTP answer: if it speaks gRPC on this port, set OTEL_EXPORTER_OTLP_PROTOCOL=grpc, or use its HTTP port (4318)"},
 	{"server preface", "the collector answered in HTTP/1, not gRPC: set OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf, or use its gRPC port (4317)"},
 	{"frame too large", "the collector answered in HTTP/1, not gRPC: set OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf, or use its gRPC port (4317)"},
 	{"connection refused", "connection refused"},

@@ -28,7 +28,7 @@ var traceID = regexp.MustCompile(`trace [0-9a-f]{32}`)
 func printTrees(t *testing.T, paths ...string) string {
 	t.Helper()
 	var out bytes.Buffer
-	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(printer(&out)))
+	tp := sdktrace.NewTracerProvider(sdktrace.WithIDGenerator(spanmap.NewIDGenerator()), sdktrace.WithSpanProcessor(printer(&out)))
 	for _, path := range paths {
 		f, err := os.Open(path)
 		if err != nil {
@@ -66,7 +66,7 @@ func printer(w io.Writer) sdktrace.SpanProcessor {
 // A trace whose root never ended is printed at shutdown, marked.
 func TestPrintUnfinishedTrace(t *testing.T) {
 	var out bytes.Buffer
-	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(printer(&out)))
+	tp := sdktrace.NewTracerProvider(sdktrace.WithIDGenerator(spanmap.NewIDGenerator()), sdktrace.WithSpanProcessor(printer(&out)))
 	ctx, root := tp.Tracer("t").Start(context.Background(), "invoke_agent cursor-agent")
 	_, child := tp.Tracer("t").Start(ctx, "chat Auto")
 	child.End()

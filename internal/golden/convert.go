@@ -2,6 +2,7 @@ package golden
 
 import (
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"time"
@@ -102,6 +103,23 @@ func otlpValue(v *commonpb.AnyValue) string {
 		return strconv.FormatBool(x.BoolValue)
 	case *commonpb.AnyValue_DoubleValue:
 		return strconv.FormatFloat(x.DoubleValue, 'g', -1, 64)
+	case *commonpb.AnyValue_ArrayValue:
+		// As the SDK's Value.String renders a slice: JSON.
+		items := make([]any, 0, len(x.ArrayValue.GetValues()))
+		for _, v := range x.ArrayValue.GetValues() {
+			switch y := v.GetValue().(type) {
+			case *commonpb.AnyValue_StringValue:
+				items = append(items, y.StringValue)
+			case *commonpb.AnyValue_IntValue:
+				items = append(items, y.IntValue)
+			case *commonpb.AnyValue_BoolValue:
+				items = append(items, y.BoolValue)
+			case *commonpb.AnyValue_DoubleValue:
+				items = append(items, y.DoubleValue)
+			}
+		}
+		b, _ := json.Marshal(items)
+		return string(b)
 	default:
 		return fmt.Sprint(v)
 	}

@@ -1,0 +1,96 @@
+package spanmap
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+)
+
+// pending is a span whose IDs are chosen and which is made when it ends.
+type pending struct {
+	sc      trace.SpanContext
+	parent  trace.SpanContext // invalid for a session: its parent is the Recorder's context
+	name    string
+	kind    trace.SpanKind
+	start   time.Time
+	end     time.Time
+	attrs   []attribute.KeyValue
+	events  []event
+	dropped int // events past maxEvents, counted
+	code    codes.Code
+	message string
+}
+
+type event struct {
+	name  string
+	at    time.Time
+	attrs []attribute.KeyValue
+}
+
+// maxEvents bounds the events one span holds; the SDK keeps 128 by
+// default (OTEL_SPAN_EVENT_COUNT_LIMIT).
+const maxEvents = 256
+
+func (p *pending) addEvent(name string, at time.Time, attrs ...attribute.KeyValue) {
+	if len(p.events) >= maxEvents {
+		p.dropped++
+		return
+	}
+	p.events = append(p.events, event{name, at, attrs})
+}
+
+// grow widens the span to cover [start, end].
+func (p *pending) grow(start, end time.Time) {
+	if p.start.IsZero() || start.Before(p.start) {
+		p.start = start
+	}
+	if end.After(p.end) {
+		p.end = end
+	}
+}
+
+// child reserves the IDs of a span under p.
+func (r *Recorder) child(parent trace.SpanContext) trace.SpanContext {
+	return trace.NewSpanContext(trace.SpanContextConfig{
+		TraceID:    parent.TraceID(),
+		SpanID:     newSpanID(r.rng),
+		TraceFlags: parent.TraceFlags(),
+		TraceState: parent.TraceState(),
+	})
+}
+
+// emit makes the span, with the IDs reserved for it, and ends it.
+func (r *Recorder) emit(p *pending) {
+	ctx := r.ctx
+	if p.parent.IsValid() {
+		ctx = trace.ContextWithSpanContext(ctx, p.parent)
+	}
+	ctx = WithIDs(ctx, p.sc.TraceID(), p.sc.SpanID())
+	end := p.end
+	if end.Before(p.start) {
+		end = p.start
+	}
+	_, span := r.tracer.Start(ctx, p.name, trace.WithTimestamp(p.start), trace.WithSpanKind(p.kind), trace.WithAttributes(p.attrs...))
+	if got := span.SpanContext().SpanID(); got != p.sc.SpanID() && span.IsRecording() {
+		panic(fmt.Sprintf("spanmap: span %q got ID %s, not the %s reserved: the TracerProvider must use spanmap.IDGenerator", p.name, got, p.sc.SpanID()))
+	}
+	for _, e := range p.events {
+		span.AddEvent(e.name, trace.WithTimestamp(e.at), trace.WithAttributes(e.attrs...))
+	}
+	if p.dropped > 0 {
+		span.SetAttributes(DroppedEvents.Int(p.dropped))
+	}
+	if p.code != codes.Unset {
+		span.SetStatus(p.code, p.message)
+	}
+	span.End(trace.WithTimestamp(end))
+}
+
+// contextOf is ctx holding sc as the current span.
+func contextOf(ctx context.Context, sc trace.SpanContext) context.Context {
+	return trace.ContextWithSpanContext(ctx, sc)
+}

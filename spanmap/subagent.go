@@ -1,0 +1,155 @@
+package spanmap
+
+import (
+	"cmp"
+	"strings"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/cursor-otel/cursor-otel/parse"
+)
+
+// subagent records a subagent's own steps, when a task's result carries
+// them, under the task: an invoke_agent span covering the task, holding a
+// model call per turn (its thinking and text, then the tool calls it
+// made) and those tool calls. The steps carry no times: a tool call that
+// says its own start and end is placed there; anything else is put at the
+// task's end, with no duration, and marked cursor.time_unknown.
+func (s *session) subagent(task *pending, sub *parse.Subagent) {
+	rec := s.rec
+	name := cmp.Or(rec.text(sub.Type, maxMessage), "subagent")
+	agent := &pending{
+		sc: rec.child(task.sc), parent: task.sc, name: "invoke_agent " + name, kind: trace.SpanKindInternal,
+		start: task.start, end: task.end,
+		attrs: []attribute.KeyValue{
+			OperationName.String(OpInvokeAgent), ProviderName.String("cursor"), AgentName.String(name),
+			SubagentSteps.Int(len(sub.Steps)),
+		},
+	}
+	if sub.ID != "" {
+		agent.attrs = append(agent.attrs, AgentID.String(rec.text(sub.ID, maxMessage)))
+	}
+	model := cmp.Or(rec.text(sub.Model, maxMessage), s.model)
+	if model != "" {
+		agent.attrs = append(agent.attrs, RequestModel.String(model))
+	}
+	if rec.opts.CaptureContent && sub.Prompt != "" {
+		agent.attrs = append(agent.attrs, InputMessages.String(inputMessage(rec.text(sub.Prompt, rec.opts.MaxContent))))
+	}
+
+	var chat *subagentTurn
+	flush := func() {
+		if chat != nil {
+			chat.emit(rec)
+			chat = nil
+		}
+	}
+	for _, st := range sub.Steps {
+		if st.Tool == nil {
+			if chat != nil && chat.tools > 0 {
+				flush() // text after tool calls: the next turn
+			}
+			if chat == nil {
+				chat = newSubagentTurn(rec, agent, model)
+			}
+			if st.Think {
+				chat.reasoning = append(chat.reasoning, st.Text)
+			} else if st.Text != "" {
+				chat.text = append(chat.text, st.Text)
+			}
+			continue
+		}
+		if chat == nil {
+			chat = newSubagentTurn(rec, agent, model)
+		}
+		chat.tool(rec, st)
+	}
+	flush()
+	rec.emit(agent)
+}
+
+// subagentTurn is one model call of a subagent.
+type subagentTurn struct {
+	p         pending
+	at        time.Time // where what has no time of its own is put: the task's end
+	tools     int
+	timed     bool // a tool call of the turn said its own times
+	reasoning []string
+	text      []string
+	calls     []toolPart
+}
+
+func newSubagentTurn(rec *Recorder, agent *pending, model string) *subagentTurn {
+	name := "chat"
+	attrs := []attribute.KeyValue{OperationName.String(OpChat), ProviderName.String("cursor")}
+	if model != "" {
+		name += " " + model
+		attrs = append(attrs, RequestModel.String(model))
+	}
+	return &subagentTurn{at: agent.end, p: pending{sc: rec.child(agent.sc), parent: agent.sc, name: name, kind: trace.SpanKindClient, attrs: attrs}}
+}
+
+// tool records one tool call of the turn.
+func (c *subagentTurn) tool(rec *Recorder, st parse.Step) {
+	call := *st.Tool
+	name := cmp.Or(call.Name, "unknown")
+	c.tools++
+	c.calls = append(c.calls, toolPart{id: call.ID, name: name, args: call.Args})
+	start, end := call.StartedAt, call.CompletedAt
+	timed := !start.IsZero() && !end.IsZero() && !end.Before(start)
+	if !timed {
+		start, end = c.at, c.at
+	}
+	c.timed = c.timed || timed
+	outcome := parse.Success
+	if st.Result != nil {
+		outcome = st.Result.Outcome
+	}
+	p := &pending{
+		sc: rec.child(c.p.sc), parent: c.p.sc, name: "execute_tool " + name, kind: trace.SpanKindInternal,
+		start: start, end: end,
+		attrs: append(rec.toolAttributes(call, name), ToolOutcome.String(string(outcome))),
+	}
+	if !timed {
+		p.attrs = append(p.attrs, TimeUnknown.Bool(true))
+	}
+	if r := st.Result; r != nil && r.Outcome != parse.Success {
+		if msg := rec.text(r.Message, maxMessage); msg != "" {
+			p.attrs = append(p.attrs, ToolError.String(msg))
+		}
+		if r.Outcome == parse.Failed {
+			p.attrs = append(p.attrs, ErrorType.String(cmp.Or(r.Kind, "error")))
+			p.code, p.message = codes.Error, rec.text(cmp.Or(r.Message, "tool call failed"), maxMessage)
+		}
+	}
+	rec.emit(p)
+	c.p.grow(start, end)
+}
+
+func (c *subagentTurn) emit(rec *Recorder) {
+	if c.p.start.IsZero() {
+		c.p.start, c.p.end = c.at, c.at
+	}
+	if !c.timed {
+		c.p.attrs = append(c.p.attrs, TimeUnknown.Bool(true))
+	}
+	finish := "stop"
+	if c.tools > 0 {
+		finish = "tool_call"
+	}
+	c.p.attrs = append(c.p.attrs, ToolCalls.Int(c.tools), FinishReasons.StringSlice([]string{finish}))
+	if rec.opts.CaptureContent {
+		var reasoning []string
+		if len(c.reasoning) > 0 {
+			reasoning = []string{rec.text(strings.Join(c.reasoning, ""), rec.opts.MaxContent)}
+		}
+		text := rec.text(strings.Join(c.text, ""), rec.opts.MaxContent)
+		if text != "" || len(reasoning) > 0 || len(c.calls) > 0 {
+			c.p.attrs = append(c.p.attrs, OutputMessages.String(rec.outputMessage(finish, reasoning, text, c.calls)))
+		}
+	}
+	rec.emit(&c.p)
+}
