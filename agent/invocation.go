@@ -23,7 +23,7 @@ var (
 		"--model", "-m", "--sandbox", "--workspace", "--add-dir", "--plugin-dir", "--worktree-base"}
 	// shortValueFlags are the single letters of valueFlags, for combined
 	// short flags (-pm gpt-5: print, and the model).
-	shortValueFlags = "Hem"
+	shortValueFlags    = "Hem"
 	optionalValueFlags = []string{"--resume", "-w", "--worktree"}
 	// subcommands run untouched: they print no stream to trace.
 	subcommands = []string{"install-shell-integration", "uninstall-shell-integration", "login", "logout",
