@@ -113,7 +113,11 @@ func TestReplayResourceFromEnvironment(t *testing.T) {
 	if r.exit != 0 {
 		t.Fatalf("exit %d: %s", r.exit, r.stderr)
 	}
-	for key, want := range map[string]string{"service.name": "ci-agent", "deployment.environment.name": "ci", "team": "platform"} {
+	if v := resourceAttr(recv.Spans(), "telemetry.distro.version"); v == "" {
+		t.Error("no telemetry.distro.version")
+	}
+	for key, want := range map[string]string{"service.name": "ci-agent", "deployment.environment.name": "ci", "team": "platform",
+		"telemetry.distro.name": "cursor-otel"} {
 		if got := resourceAttr(recv.Spans(), key); got != want {
 			t.Errorf("resource %s = %q, want %q", key, got, want)
 		}

@@ -20,6 +20,7 @@ import (
 	"go.opentelemetry.io/otel/exporters/stdout/stdouttrace"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
 	"go.opentelemetry.io/otel/trace"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/backoff"
@@ -44,7 +45,8 @@ type Config struct {
 	// Console is where OTEL_TRACES_EXPORTER=console writes; nil means
 	// stderr, so that a wrapped agent's stdout stays untouched.
 	Console io.Writer
-	// Version is cursor-otel's version, for service.version and the scope.
+	// Version is cursor-otel's version: telemetry.distro.version (with
+	// telemetry.distro.name=cursor-otel) and the instrumentation scope's.
 	Version string
 	// Resource holds more resource attributes, under the ones from
 	// OTEL_RESOURCE_ATTRIBUTES and OTEL_SERVICE_NAME.
@@ -181,9 +183,9 @@ func (p *Provider) newExporter(ctx context.Context, name string, cfg Config, bat
 }
 
 func newResource(ctx context.Context, cfg Config) *resource.Resource {
-	attrs := append([]attribute.KeyValue{attribute.String("service.name", "cursor-agent")}, cfg.Resource...)
+	attrs := append([]attribute.KeyValue{semconv.ServiceName("cursor-agent"), semconv.TelemetryDistroName("cursor-otel")}, cfg.Resource...)
 	if cfg.Version != "" {
-		attrs = append(attrs, attribute.String("cursor_otel.version", cfg.Version))
+		attrs = append(attrs, semconv.TelemetryDistroVersion(cfg.Version))
 	}
 	// Later options win: the standard variables over detection over the
 	// defaults. Not WithProcess: the command line may hold an API key.
