@@ -1,13 +1,21 @@
 // Package redact replaces secrets in text with [REDACTED], keeping the rest
 // readable: known values (an API key given on the command line, secrets in
-// the environment) and well-known token shapes.
+// the environment, the collector's credentials), secrets known by what
+// stands around them (headers, variables, flags, JSON fields, URLs,
+// command-line options), and the token shapes of gitleaks' maintained rule
+// set.
 package redact
 
 import (
+	"bytes"
 	"regexp"
 	"slices"
 	"strings"
+
+	ahocorasick "github.com/BobuSumisu/aho-corasick"
 )
+
+//go:generate go run ./internal/gitleaksgen -version v8.30.1 -out gitleaks_rules.go
 
 // Mask replaces every secret.
 const Mask = "[REDACTED]"
@@ -16,85 +24,65 @@ const Mask = "[REDACTED]"
 // shorter ones ("1", "true") would blank out ordinary text.
 const minLiteral = 6
 
-// rule is one secret shape and what replaces it; "${1}" keeps the part
-// that says what the secret is (a header or variable name). A match always
-// contains one of keywords (compared in lower case when fold is set): text
-// holding none of them is not scanned, which keeps ordinary text at memchr
-// speed instead of the regular-expression engine's.
-type rule struct {
-	name     string
-	re       *regexp.Regexp
-	repl     string
-	keywords []string
-	fold     bool
-}
-
-const keepName = "${1}" + Mask
-
-// builtins are the secret shapes redacted unless turned off; the package
-// tests hold an example of each. The rules for NAME=value, key: value and
-// --flag value take a value that is already [REDACTED] as it is, so that a
-// secret masked by an earlier rule (https://user:[REDACTED]@host/path) does
-// not take the rest of the text with it.
-var builtins = []rule{
-	{"private key block", regexp.MustCompile(`(?s)(-----BEGIN [A-Z ]*PRIVATE KEY-----).*?(?:-----END [A-Z ]*PRIVATE KEY-----|\z)`), keepName,
-		[]string{"PRIVATE KEY-----"}, false},
-	{"Authorization header", regexp.MustCompile(`(?i)(\bauthorization["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token|digest)\s+)?)[^\s"',;]+`), keepName,
-		[]string{"authorization"}, true},
-	{"bearer token", regexp.MustCompile(`(?i)(\bbearer\s+)[A-Za-z0-9\-._~+/]{8,}=*`), keepName,
-		[]string{"bearer"}, true},
-	{"URL credentials", regexp.MustCompile(`(\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^/\s:@]+:)[^/\s@]+@`), "${1}" + Mask + "@",
-		[]string{"://"}, false},
-	{"GitHub token", regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{20,})`), Mask,
-		[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, false},
-	{"GitLab token", regexp.MustCompile(`\bglpat-[A-Za-z0-9\-_]{20,}`), Mask, []string{"glpat-"}, false},
-	{"AWS access key id", regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b`), Mask,
-		[]string{"AKIA", "ASIA", "ABIA", "ACCA"}, false},
-	{"OpenAI/Anthropic-style key", regexp.MustCompile(`\bsk-[A-Za-z0-9_\-]{20,}`), Mask, []string{"sk-"}, false},
-	{"Stripe-style key", regexp.MustCompile(`\b[rsp]k_(?:live|test)_[A-Za-z0-9]{16,}`), Mask, []string{"_live_", "_test_"}, false},
-	{"Slack token", regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9\-]{10,}`), Mask, []string{"xox"}, false},
-	{"Google API key", regexp.MustCompile(`\bAIza[0-9A-Za-z\-_]{35}`), Mask, []string{"AIza"}, false},
-	{"npm token", regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}`), Mask, []string{"npm_"}, false},
-	{"JWT", regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{5,}\.eyJ[A-Za-z0-9_\-]{5,}\.[A-Za-z0-9_\-]{5,}`), Mask, []string{"eyJ"}, false},
-	// NAME=value where the (upper-case, environment-style) name says secret.
-	{"secret variable", regexp.MustCompile(`\b([A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)[A-Z0-9_]*\s*=\s*)(?:"[^"]*"|'[^']*'|\[REDACTED\]|[^\s"',;]+)`), keepName,
-		[]string{"TOKEN", "SECRET", "PASSW", "API_KEY", "APIKEY", "ACCESS_KEY", "PRIVATE_KEY", "CREDENTIAL"}, false},
-	// key=value or key: value in configuration; not bare "token", which
-	// would take max_tokens=100 for a secret.
-	{"secret setting", regexp.MustCompile(`(?i)\b([a-z0-9_\-]*(?:password|passwd|secret|api[_\-]?key|access[_\-]?token|auth[_\-]?token|refresh[_\-]?token|private[_\-]?key)[a-z0-9_\-]*\s*[=:]\s*)(?:"[^"]*"|'[^']*'|\[REDACTED\]|[^\s"',;]+)`), keepName,
-		[]string{"passw", "secret", "api", "token", "private"}, true},
-	{"secret flag", regexp.MustCompile(`(?i)((?:^|\s)--?[a-z0-9\-]*(?:token|secret|password|passwd|api-?key)(?:=|\s+))(?:"[^"]*"|'[^']*'|\[REDACTED\]|[^\s"']+)`), keepName,
-		[]string{"token", "secret", "passw", "api"}, true},
-	{"secret JSON field", regexp.MustCompile(`(?i)("[a-z0-9_\-]*(?:token|secret|password|passwd|api_?key)[a-z0-9_\-]*"\s*:\s*")[^"]*`), keepName,
-		[]string{"token", "secret", "passw", "api"}, true},
-}
-
 // Options say what a Redactor redacts besides the built-in shapes.
 type Options struct {
 	Literals   []string         // exact secret values, masked wherever they appear
-	Patterns   []*regexp.Regexp // more shapes; the first group, if any, is kept
+	Patterns   []*regexp.Regexp // more shapes; a first group, if any, is kept and the rest of the match masked
 	NoBuiltins bool             // for a trusted backend: only Literals and Patterns
 }
 
 // Redactor masks secrets in text. It is safe for concurrent use.
 type Redactor struct {
-	literals *strings.Replacer
-	rules    []rule
+	literals *ahocorasick.Trie // nil without literals
+	litLen   []int
+	rules    []*rule
+	keywords *ahocorasick.Trie // the rules' keywords, lower case
+	byWord   [][]int           // rules by keyword
+	always   []int             // rules with no keyword: they run on every text
+	global   *rule             // gitleaks' global allowlist, for gitleaks' rules
+	fromGL   []bool            // the rule is gitleaks'
+
+	awsScan bool
 }
 
 // New builds a Redactor.
 func New(opts Options) *Redactor {
 	r := &Redactor{}
+	var sources []sourceRule
 	if !opts.NoBuiltins {
-		r.rules = slices.Clone(builtins)
+		sources = append(append(sources, builtins...), gitleaksRules...)
+		r.fromGL = make([]bool, len(sources))
+		for i := len(builtins); i < len(sources); i++ {
+			r.fromGL[i] = true
+		}
+		r.global = &rule{sourceRule: sourceRule{id: "global", pattern: "^$", allow: gitleaksAllowed}}
+		r.awsScan = true
 	}
 	for _, p := range opts.Patterns {
-		repl := Mask
-		if p.NumSubexp() > 0 {
-			repl = keepName
-		}
-		r.rules = append(r.rules, rule{name: "pattern", re: p, repl: repl})
+		sources = append(sources, sourceRule{id: "pattern", pattern: p.String(), keepFirst: p.NumSubexp() > 0})
 	}
+	var words []string
+	index := map[string]int{}
+	for i, s := range sources {
+		r.rules = append(r.rules, &rule{sourceRule: s})
+		if len(s.keywords) == 0 {
+			r.always = append(r.always, i)
+		}
+		for _, w := range s.keywords {
+			k, ok := index[w]
+			if !ok {
+				k = len(words)
+				index[w] = k
+				words = append(words, w)
+				r.byWord = append(r.byWord, nil)
+			}
+			r.byWord[k] = append(r.byWord[k], i)
+		}
+	}
+	if len(words) > 0 {
+		r.keywords = ahocorasick.NewTrieBuilder().AddStrings(words).Build()
+	}
+
 	var lits []string
 	for _, l := range opts.Literals {
 		// Text is made valid UTF-8 before it is searched, so a value is
@@ -104,14 +92,11 @@ func New(opts Options) *Redactor {
 			lits = append(lits, l)
 		}
 	}
-	// Longest first, so a secret that contains another is masked whole.
-	slices.SortFunc(lits, func(a, b string) int { return len(b) - len(a) })
 	if len(lits) > 0 {
-		pairs := make([]string, 0, 2*len(lits))
+		r.literals = ahocorasick.NewTrieBuilder().AddStrings(lits).Build()
 		for _, l := range lits {
-			pairs = append(pairs, l, Mask)
+			r.litLen = append(r.litLen, len(l))
 		}
-		r.literals = strings.NewReplacer(pairs...)
 	}
 	return r
 }
@@ -125,46 +110,165 @@ func (r *Redactor) Redact(s string) string {
 		return s
 	}
 	s = strings.ToValidUTF8(s, "\ufffd")
+	var spans []span
 	if r.literals != nil {
-		s = r.literals.Replace(s)
+		r.literals.Walk([]byte(s), func(end, n, _ int64) bool {
+			spans = append(spans, span{int(end - n + 1), int(end + 1)})
+			return true
+		})
 	}
-	lower := ""
-	for _, ru := range r.rules {
-		if len(ru.keywords) > 0 {
-			text := s
-			if ru.fold {
-				if lower == "" {
-					lower = strings.ToLower(s)
-				}
-				text = lower
+	// The rules read a view of the text where the escapes of a line break
+	// or a tab inside a JSON string (\n, \t, \r) are blanks of the same
+	// length: there they separate words as the characters they stand for
+	// do, and positions stay the text's.
+	view := unescaped(s)
+	b := []byte(view)
+	for i, windows := range r.windows(b) {
+		var global *rule
+		if i < len(r.fromGL) && r.fromGL[i] {
+			global = r.global
+		}
+		for _, w := range windows {
+			var cut bool
+			spans, cut = r.rules[i].find(view[w.start:w.end], w.start, spans, global)
+			if cut && w.end < len(view) {
+				// A match reached the window's end: it may go on past it.
+				spans, _ = r.rules[i].find(view[w.start:], w.start, spans, global)
 			}
-			if !containsAny(text, ru.keywords) {
+		}
+	}
+	if r.awsScan {
+		spans = awsSecretKeys(view, spans)
+	}
+	return mask(s, spans)
+}
+
+// unescaped is s with each escape of a line break or a tab (\n, \t, \r)
+// as blanks: the backslashes and the letter. A run of backslashes counts
+// too: JSON inside a JSON string (a tool's arguments in an event) writes
+// a line break as \\n, and the words on either side are still apart.
+func unescaped(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	b := []byte(s)
+	for i := 0; i < len(b); i++ {
+		if b[i] != '\\' {
+			continue
+		}
+		j := i
+		for j < len(b) && b[j] == '\\' {
+			j++
+		}
+		if j < len(b) && (b[j] == 'n' || b[j] == 't' || b[j] == 'r') {
+			for k := i; k <= j; k++ {
+				b[k] = ' '
+			}
+		}
+		i = j
+	}
+	return string(b)
+}
+
+// Around each keyword a rule's match is looked for within this far: a
+// secret follows its keyword (a value after a name, a token after its
+// prefix) or comes just before it. A rule whose matches stay on a line or
+// two (most) looks only in the line that holds the keyword and the line
+// after it (a YAML value on the next line). A match that reaches a
+// window's end is looked for again in the rest of the text (a private key
+// block runs over many lines).
+const (
+	windowBefore = 256
+	windowAfter  = 1024
+)
+
+// window is where a rule's match holding the keyword at [start, end) of
+// b is looked for; lines cuts it to the keyword's line and the next.
+func window(b []byte, start, end int, lines bool) span {
+	from, to := max(start-windowBefore, 0), min(end+windowAfter, len(b))
+	if !lines {
+		return span{from, to}
+	}
+	if nl := bytes.LastIndexByte(b[from:start], '\n'); nl >= 0 {
+		from += nl + 1
+	}
+	if nl := bytes.IndexByte(b[end:to], '\n'); nl >= 0 {
+		if next := bytes.IndexByte(b[end+nl+1:to], '\n'); next >= 0 {
+			to = end + nl + 1 + next + 1
+		}
+	}
+	return span{from, to}
+}
+
+// windows says, for each rule, where to look for its matches: around its
+// keywords (in any case), or everywhere for a rule without keywords. b is
+// the text, lowered here in place of ASCII letters only: keywords are
+// ASCII, and positions stay those of the text. Running a rule's regular
+// expression on windows rather than the whole text keeps the cost of a
+// keyword that occurs (key, token, auth are common words) to the text
+// around it.
+func (r *Redactor) windows(b []byte) map[int][]span {
+	out := map[int][]span{}
+	for _, i := range r.always {
+		out[i] = []span{{0, len(b)}}
+	}
+	if r.keywords == nil {
+		return out
+	}
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	r.keywords.Walk(b, func(end, n, pattern int64) bool {
+		for _, i := range r.byWord[pattern] {
+			r.rules[i].compile()
+			w := window(b, int(end-n+1), int(end)+1, !r.rules[i].multiLine)
+			ws := out[i]
+			if k := len(ws) - 1; k >= 0 && ws[k].end >= w.start {
+				if ws[k].start == 0 && ws[k].end == len(b) {
+					continue // everywhere already
+				}
+				ws[k].end = max(ws[k].end, w.end)
 				continue
 			}
+			out[i] = append(ws, w)
 		}
-		if out := ru.re.ReplaceAllString(s, ru.repl); out != s {
-			s, lower = out, ""
-		}
-	}
-	// A valid value found in valid text starts and ends on rune
-	// boundaries, and so does a regular-expression match: s stays valid.
-	return s
+		return true
+	})
+	return out
 }
 
-func containsAny(s string, words []string) bool {
-	for _, w := range words {
-		if strings.Contains(s, w) {
-			return true
-		}
+// mask replaces the spans, merged where they overlap or touch, with Mask.
+// A span's ends fall on rune boundaries (a regular expression's match in
+// valid UTF-8 does, and so does a valid literal's), so the result is
+// valid UTF-8.
+func mask(s string, spans []span) string {
+	if len(spans) == 0 {
+		return s
 	}
-	return false
+	slices.SortFunc(spans, func(a, b span) int { return a.start - b.start })
+	var out strings.Builder
+	out.Grow(len(s))
+	at := 0
+	for i := 0; i < len(spans); {
+		start, end := spans[i].start, spans[i].end
+		for i++; i < len(spans) && spans[i].start <= end; i++ {
+			end = max(end, spans[i].end)
+		}
+		if start < at {
+			start = at
+		}
+		out.WriteString(s[at:start])
+		out.WriteString(Mask)
+		at = end
+	}
+	out.WriteString(s[at:])
+	return out.String()
 }
 
-// Names lists the built-in shapes, for documentation and help text.
-func Names() []string {
-	names := make([]string, len(builtins))
-	for i, b := range builtins {
-		names[i] = b.name
-	}
-	return names
+// Rules says how many built-in rules there are, and from which gitleaks
+// release the token shapes come.
+func Rules() (builtin, gitleaks int, version string) {
+	return len(builtins), len(gitleaksRules), gitleaksVersion
 }

@@ -37,7 +37,7 @@ func TestBuiltins(t *testing.T) {
 		{"JWT", "session eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U ok",
 			"session [REDACTED] ok"},
 		{"private key block", "key: -----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA\n-----END RSA PRIVATE KEY-----\nnext",
-			"key: -----BEGIN RSA PRIVATE KEY-----[REDACTED]\nnext"},
+			"key: -----BEGIN RSA PRIVATE KEY-----[REDACTED]-----END RSA PRIVATE KEY-----\nnext"},
 		{"truncated private key", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk", "-----BEGIN OPENSSH PRIVATE KEY-----[REDACTED]"},
 		{"TOKEN= assignment", "CI_JOB_TOKEN=abc123 make deploy", "CI_JOB_TOKEN=[REDACTED] make deploy"},
 		{"SECRET= quoted", `DJANGO_SECRET="not so secret" ./manage.py`, `DJANGO_SECRET=[REDACTED] ./manage.py`},
@@ -133,8 +133,11 @@ func TestSecretsInEnviron(t *testing.T) {
 	got := SecretsInEnviron([]string{
 		"CURSOR_API_KEY=key_live_123", "GITHUB_TOKEN=ghs_abc", "db_password=pw12345", "AWS_SECRET_ACCESS_KEY=wJal",
 		"PATH=/usr/bin", "HOME=/root", "EMPTY_TOKEN=", "NOVALUE", "TOKENIZER_MODEL_PATH=/models/x",
+		"MY_DB_PASS=hunter2", "DB_PWD=pwd123", "SIGNING_KEY=sk123", "REGISTRY_AUTH=dXNlcjpw", "SESSION_COOKIE=abc123",
+		"PWD=/home/u/src", "OLDPWD=/home/u", "SSH_AUTH_SOCK=/tmp/ssh-x/agent.1", "XDG_SESSION_ID=3",
+		"DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/1000/bus", "SESSION_MANAGER=local/host:@/tmp/.ICE-unix/1",
 	})
-	want := []string{"key_live_123", "ghs_abc", "pw12345", "wJal", "/models/x"}
+	want := []string{"key_live_123", "ghs_abc", "pw12345", "wJal", "/models/x", "hunter2", "pwd123", "sk123", "dXNlcjpw", "abc123"}
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("SecretsInEnviron = %q, want %q", got, want)
 	}
