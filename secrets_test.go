@@ -34,7 +34,7 @@ func secretStream(t *testing.T) string {
 	t.Helper()
 	s := secrets
 	lines := []string{
-		`{"type":"system","subtype":"init","session_id":"sec-1","model":"Auto","cwd":"/builds/acme"}`,
+		fmt.Sprintf(`{"type":"system","subtype":"init","session_id":"sec-1","model":"Auto %s","cwd":"/builds/acme"}`, s["Slack token"]),
 		fmt.Sprintf(`{"type":"user","message":{"content":[{"type":"text","text":"Deploy with the key %s"}]},"session_id":"sec-1"}`, s["OpenAI key"]),
 		fmt.Sprintf(`{"type":"thinking","subtype":"delta","text":"The Slack token %s is in the env","session_id":"sec-1","timestamp_ms":1790000001000}`, s["Slack token"]),
 		`{"type":"thinking","subtype":"completed","session_id":"sec-1","timestamp_ms":1790000001100}`,

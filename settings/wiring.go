@@ -1,6 +1,8 @@
 package settings
 
 import (
+	"strings"
+
 	"go.opentelemetry.io/otel/attribute"
 
 	"github.com/cursor-otel/cursor-otel/ci"
@@ -12,10 +14,12 @@ import (
 )
 
 // Redactor masks what the settings say, the secrets in the environment
-// (NAME=value pairs) and the secret values given (an --api-key).
+// (NAME=value pairs), the collector's credentials and the secret values
+// given (an --api-key).
 func (s Settings) Redactor(environ []string, secrets ...string) *redact.Redactor {
+	literals := append(redact.SecretsInEnviron(environ), tracer.Credentials(lookup(environ))...)
 	return redact.New(redact.Options{
-		Literals:   append(redact.SecretsInEnviron(environ), secrets...),
+		Literals:   append(literals, secrets...),
 		Patterns:   s.Redact,
 		NoBuiltins: !s.DefaultRedaction,
 	})
@@ -23,7 +27,7 @@ func (s Settings) Redactor(environ []string, secrets ...string) *redact.Redactor
 
 // Recording is what the span model records.
 func (s Settings) Recording(r *redact.Redactor) spanmap.Options {
-	return spanmap.Options{CaptureContent: s.CaptureContent, MaxContent: s.MaxAttributeLength, Redact: r.Redact}
+	return spanmap.Options{CaptureContent: s.CaptureContent, MaxContent: s.MaxAttributeLength, Redact: r.Redact, RedactJSON: r.RedactJSON}
 }
 
 // Reports are the summary files the settings name.
@@ -49,4 +53,17 @@ func (s Settings) Tracing(getenv func(string) string, r *redact.Redactor, report
 		cfg.Processors = append(cfg.Processors, tracer.OnTraceEnd(reports.Write))
 	}
 	return cfg
+}
+
+// lookup reads environ as os.Getenv reads the process's: the last
+// NAME=value of a name wins.
+func lookup(environ []string) func(string) string {
+	return func(name string) string {
+		for i := len(environ) - 1; i >= 0; i-- {
+			if v, ok := strings.CutPrefix(environ[i], name+"="); ok {
+				return v
+			}
+		}
+		return ""
+	}
 }

@@ -38,6 +38,21 @@ func (r *Recorder) text(s string, max int) string {
 	return truncate(s, max, dropped)
 }
 
+// maxWholeJSON is the largest JSON value redacted as a document before it
+// is cut; a larger one is cut first and redacted as text.
+const maxWholeJSON = 1 << 20
+
+// jsonText prepares a JSON value from the stream (a tool's arguments or
+// result) as text does, but redacts it as a document first, so that a
+// secret inside an escaped string or under a field named for one is seen
+// as the tool saw it.
+func (r *Recorder) jsonText(s string, max int) string {
+	if r.opts.RedactJSON == nil || len(s) > maxWholeJSON {
+		return r.text(s, max)
+	}
+	return truncate(r.opts.RedactJSON(s), max, 0)
+}
+
 // truncate cuts s to at most max bytes of valid UTF-8, saying how much was
 // dropped, counting dropped bytes already cut from s.
 func truncate(s string, max, dropped int) string {
@@ -146,8 +161,8 @@ func (r *Recorder) renderOutput(finish string, reasoning []string, text string, 
 		m.Parts = append(m.Parts, part{Type: "text", Content: t})
 	}
 	for _, c := range calls {
-		p := part{Type: "tool_call", ID: r.text(c.id, maxMessage), Name: c.name}
-		if args := r.text(c.args, cut); args != "" {
+		p := part{Type: "tool_call", ID: r.text(c.id, maxMessage), Name: r.text(c.name, maxMessage)}
+		if args := r.jsonText(c.args, cut); args != "" {
 			if json.Valid([]byte(args)) {
 				p.Arguments = json.RawMessage(args)
 			} else {

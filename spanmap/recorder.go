@@ -27,6 +27,9 @@ type Options struct {
 	// Redact is applied to every string taken from the stream before it is
 	// recorded. Nil records strings as they are.
 	Redact func(string) string
+	// RedactJSON is applied in place of Redact to JSON values: a tool's
+	// arguments and result. Nil uses Redact.
+	RedactJSON func(string) string
 	// Now gives the time of a stream that has none of its own, in replay.
 	// Nil means time.Now.
 	Now func() time.Time

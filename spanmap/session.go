@@ -155,7 +155,7 @@ func (s *session) handle(ev parse.Event, t time.Time, told bool) {
 		}
 	case *parse.Invalid:
 		if s.invalid++; s.invalid <= maxEventsPerKind {
-			s.span.addEvent(EventInvalidLine, t, EventLine.Int(h.Line), EventBytes.Int(e.Size), EventError.String(e.Err.Error()))
+			s.span.addEvent(EventInvalidLine, t, EventLine.Int(h.Line), EventBytes.Int(e.Size), EventError.String(s.rec.text(e.Err.Error(), maxMessage)))
 		}
 	}
 	switch ev.(type) {
@@ -169,7 +169,7 @@ func (s *session) handle(ev parse.Event, t time.Time, told bool) {
 
 func (s *session) init(e *parse.Init) {
 	s.sawInit = true
-	s.model = e.Model
+	s.model = s.rec.text(e.Model, maxMessage)
 	add := func(k attribute.Key, v string) {
 		if v = s.rec.text(v, maxMessage); v != "" {
 			s.span.attrs = append(s.span.attrs, k.String(v))
@@ -192,7 +192,7 @@ func (s *session) setResult(e *parse.Result) {
 		attrs = append(attrs, DurationAPIMs.Int64(e.DurationAPIMs))
 	}
 	if e.RequestID != "" {
-		attrs = append(attrs, RequestID.String(e.RequestID))
+		attrs = append(attrs, RequestID.String(s.rec.text(e.RequestID, maxMessage)))
 	}
 	if u := e.Usage; u != nil {
 		attrs = append(attrs,
@@ -241,7 +241,7 @@ func (s *session) interaction(e *parse.Interaction, t time.Time) {
 		return
 	}
 	if e.Outcome != "" {
-		attrs = append(attrs, InteractionOutcome.String(e.Outcome))
+		attrs = append(attrs, InteractionOutcome.String(s.rec.text(e.Outcome, maxMessage)))
 	}
 	if asked, ok := s.asked[e.ID]; ok {
 		delete(s.asked, e.ID)

@@ -95,7 +95,7 @@ func newSubagentTurn(rec *Recorder, agent *pending, model string) *subagentTurn 
 // tool records one tool call of the turn.
 func (c *subagentTurn) tool(rec *Recorder, st parse.Step) {
 	call := *st.Tool
-	name := cmp.Or(call.Name, "unknown")
+	name := cmp.Or(rec.text(call.Name, maxMessage), "unknown")
 	c.tools++
 	c.calls = append(c.calls, toolPart{id: call.ID, name: name, args: call.Args})
 	start, end := call.StartedAt, call.CompletedAt

@@ -85,7 +85,7 @@ func (tc *toolCall) complete(e *parse.ToolCompleted, end time.Time, startMissing
 		p.attrs = append(p.attrs, ToolStartMiss.Bool(true))
 	}
 	if rec.opts.CaptureContent && len(e.Result.Raw) > 0 {
-		p.attrs = append(p.attrs, ToolResult.String(rec.text(e.Result.Raw, rec.opts.MaxContent)))
+		p.attrs = append(p.attrs, ToolResult.String(rec.jsonText(e.Result.Raw, rec.opts.MaxContent)))
 	}
 	if e.Result.Outcome != parse.Success {
 		if msg := rec.text(e.Result.Message, maxMessage); msg != "" {
@@ -129,7 +129,7 @@ func (tc *toolCall) endIncomplete(end time.Time, interrupted, untraced bool) {
 // pending is the tool call's span with everything known of the call.
 func (tc *toolCall) pending(call parse.ToolCall, outcome string, end time.Time) *pending {
 	rec := tc.parent.sess.rec
-	name := cmp.Or(call.Name, "unknown")
+	name := cmp.Or(rec.text(call.Name, maxMessage), "unknown")
 	return &pending{
 		sc: tc.sc, parent: tc.parent.p.sc,
 		name: "execute_tool " + name, kind: trace.SpanKindInternal,
@@ -147,7 +147,7 @@ func (r *Recorder) toolAttributes(call parse.ToolCall, name string) []attribute.
 		ToolType.String("function"),
 	}
 	if call.ID != "" {
-		attrs = append(attrs, ToolCallID.String(call.ID))
+		attrs = append(attrs, ToolCallID.String(r.text(call.ID, maxMessage)))
 	}
 	if call.MCPTool != "" || call.Name == "mcp" {
 		attrs = append(attrs, MCPMethod.String("tools/call"))
@@ -170,7 +170,7 @@ func (r *Recorder) toolAttributes(call parse.ToolCall, name string) []attribute.
 	}
 	attrs = append(attrs, r.factAttributes(call.Facts)...)
 	if r.opts.CaptureContent && len(call.Args) > 0 {
-		attrs = append(attrs, ToolArguments.String(r.text(call.Args, r.opts.MaxContent)))
+		attrs = append(attrs, ToolArguments.String(r.jsonText(call.Args, r.opts.MaxContent)))
 	}
 	return attrs
 }
