@@ -182,7 +182,7 @@ func TestWrap(t *testing.T) {
 				if value(s, "process.exit.code") != "0" || s.Status == "Error" || value(s, "cursor.output_format") != "stream-json" {
 					t.Errorf("session: exit %q, status %s %q, format %q", value(s, "process.exit.code"), s.Status, s.StatusMessage, value(s, "cursor.output_format"))
 				}
-				if got := value(s, "process.command_line"); got != fakeAgent+` -p --output-format stream-json "fix the test"` {
+				if got := value(s, "process.command_line"); got != fakeAgent+` -p --output-format stream-json <prompt: 12 bytes>` {
 					t.Errorf("command line %q", got)
 				}
 			},

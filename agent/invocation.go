@@ -40,6 +40,7 @@ type Invocation struct {
 	Subcommand string // a subcommand, when the command line names one
 	Info       bool   // --help, --version, --list-models
 	APIKey     string // the --api-key value, to be redacted
+	Prompt     []int  // the indices in Args of the prompt's words
 	formatAt   int    // index of the --output-format value, or -1
 	insertAt   int    // where an --output-format can be added: before every option, so that it splits none
 }
@@ -55,15 +56,23 @@ func Parse(args []string) Invocation {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
+			for j := i + 1; j < len(args); j++ {
+				inv.Prompt = append(inv.Prompt, j)
+			}
 			return inv
 		}
 		if !strings.HasPrefix(a, "-") || a == "-" {
 			// The first operand names a subcommand or starts the prompt;
 			// `cursor-agent agent …` is a run like no subcommand at all.
-			if !positional && a != "agent" && slices.Contains(subcommands, a) {
+			switch {
+			case !positional && a == "agent":
+			case !positional && slices.Contains(subcommands, a):
 				inv.Subcommand = a
+				positional = true
+			case inv.Subcommand == "":
+				inv.Prompt = append(inv.Prompt, i)
+				positional = true
 			}
-			positional = positional || a != "agent"
 			continue
 		}
 		if letters, ok := shortFlags(a); ok {

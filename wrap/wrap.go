@@ -119,7 +119,11 @@ func traced(ctx context.Context, c Config, path string, env []string, inv agent.
 	}
 	parent, valid := tracer.ParentFromEnv(ctx, c.getenv)
 	rec := spanmap.NewRecorder(parent, prov.Tracer(), s.Recording(redactor))
-	attrs := []attribute.KeyValue{spanmap.CommandLine.String(redactor.Redact(commandLine(path, p.args)))}
+	var prompt []int
+	if !s.CaptureContent {
+		prompt = agent.Parse(p.args).Prompt
+	}
+	attrs := []attribute.KeyValue{spanmap.CommandLine.String(redactor.Redact(commandLine(path, p.args, prompt)))}
 	if tp := c.getenv("TRACEPARENT"); tp != "" && !valid {
 		// Not fatal, not worth a line on stderr: a note on the span.
 		attrs = append(attrs, traceparentIgnored.String(redactor.Redact(tp)))

@@ -178,8 +178,11 @@ func TestRunCannotStartTheAgent(t *testing.T) {
 }
 
 func TestCommandLine(t *testing.T) {
-	got := commandLine("/usr/bin/cursor-agent", []string{"-p", "two words", "", `it's`, "--model", "gpt-5"})
-	if want := `/usr/bin/cursor-agent -p "two words" "" "it's" --model gpt-5`; got != want {
+	args := []string{"-p", "two words", "", `it's`, "--model", "gpt-5"}
+	if got, want := commandLine("/usr/bin/cursor-agent", args, nil), `/usr/bin/cursor-agent -p "two words" "" "it's" --model gpt-5`; got != want {
+		t.Errorf("commandLine = %s, want %s", got, want)
+	}
+	if got, want := commandLine("/usr/bin/cursor-agent", args, []int{1, 2, 3}), `/usr/bin/cursor-agent -p <prompt: 9 bytes> <prompt: 0 bytes> <prompt: 4 bytes> --model gpt-5`; got != want {
 		t.Errorf("commandLine = %s, want %s", got, want)
 	}
 }
