@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/cursor-otel/cursor-otel/internal/visible"
 )
 
 // waterfallWidth is the number of characters the session's wall time spans
@@ -28,10 +30,10 @@ func (r Report) Markdown() string {
 	}
 	facts := []string{"trace " + trace}
 	if r.SessionID != "" {
-		facts = append(facts, "session `"+r.SessionID+"`")
+		facts = append(facts, "session "+code(r.SessionID))
 	}
 	if r.Model != "" {
-		facts = append(facts, "model "+r.Model)
+		facts = append(facts, "model "+cell(r.Model))
 	}
 	if r.ExitCode != nil {
 		facts = append(facts, fmt.Sprintf("exit status %d", *r.ExitCode))
@@ -63,22 +65,24 @@ func (r Report) Markdown() string {
 	if len(r.ToolKinds) > 0 {
 		b.WriteString("| tool | calls | total | p50 | max |\n|---|---:|---:|---:|---:|\n")
 		for _, k := range r.ToolKinds {
-			fmt.Fprintf(&b, "| %s | %d | %s | %s | %s |\n", k.Name, k.Count, dur(k.TotalMs), dur(k.P50Ms), dur(k.MaxMs))
+			fmt.Fprintf(&b, "| %s | %d | %s | %s | %s |\n", cell(k.Name), k.Count, dur(k.TotalMs), dur(k.P50Ms), dur(k.MaxMs))
 		}
 		b.WriteString("\n**Slowest tool calls**\n\n| tool | time | what | outcome |\n|---|---:|---|---|\n")
 		for _, c := range r.Slowest {
-			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", c.Name, dur(c.DurationMs), code(c.Subject), outcomeCell(c))
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", cell(c.Name), dur(c.DurationMs), code(c.Subject), outcomeCell(c))
 		}
 		b.WriteString("\n")
 	}
 	if len(r.Failed) > 0 {
 		b.WriteString("**Failed, rejected and unfinished tool calls**\n\n| tool | at | what | outcome |\n|---|---:|---|---|\n")
 		for _, c := range r.Failed {
-			fmt.Fprintf(&b, "| %s | +%s | %s | %s |\n", c.Name, dur(c.StartMs), code(c.Subject), outcomeCell(c))
+			fmt.Fprintf(&b, "| %s | +%s | %s | %s |\n", cell(c.Name), dur(c.StartMs), code(c.Subject), outcomeCell(c))
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString("<details><summary>Waterfall</summary>\n\n```\n" + r.waterfall() + "```\n\n</details>\n\n")
+	w := r.waterfall()
+	fence := strings.Repeat("`", max(3, longestRun(w, '`')+1)) // a fence the text cannot close
+	b.WriteString("<details><summary>Waterfall</summary>\n\n" + fence + "\n" + w + fence + "\n\n</details>\n\n")
 	return b.String()
 }
 
@@ -116,7 +120,7 @@ func (r Report) waterfall() string {
 			if c.Outcome != "success" {
 				note = strings.TrimSpace(note + " " + c.Outcome)
 			}
-			fmt.Fprintf(&b, "  %-12s|%s| %s %s\n", trim(c.Name, 12), bar(c.StartMs, c.DurationMs), dur(c.DurationMs), note)
+			fmt.Fprintf(&b, "  %-12s|%s| %s %s\n", trim(visible.Text(c.Name), 12), bar(c.StartMs, c.DurationMs), dur(c.DurationMs), note)
 			rows++
 		}
 	}
@@ -127,7 +131,7 @@ func (r Report) waterfall() string {
 }
 
 func outcomeCell(c ToolCall) string {
-	out := c.Outcome
+	out := cell(c.Outcome)
 	if c.ExitCode != nil && *c.ExitCode != 0 {
 		out += fmt.Sprintf(" (exit %d)", *c.ExitCode)
 	}
@@ -154,22 +158,74 @@ func share(part, whole int64) string {
 	return fmt.Sprintf("%.0f%%", 100*float64(part)/float64(whole))
 }
 
-// cell keeps text on one table row.
+// cell keeps text on one table row, as text: what Markdown would read as
+// a code span, a link, emphasis or raw HTML is escaped.
 func cell(s string) string {
-	return strings.ReplaceAll(oneLine(s, 160), "|", `\|`)
+	return escapeMarkdown(oneLine(s, 160))
 }
 
+// code shows text as a code span on one table row, in a fence of
+// backticks longer than any run of them in the text, so that a backtick in
+// a command cannot end it.
 func code(s string) string {
 	if s == "" {
 		return ""
 	}
 	// A pipe ends a table cell even inside a code span unless escaped.
-	return "`" + strings.NewReplacer("`", "'", "|", `\|`).Replace(oneLine(s, 80)) + "`"
+	s = strings.ReplaceAll(oneLine(s, 80), "|", `\|`)
+	fence := strings.Repeat("`", longestRun(s, '`')+1)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " "
+	}
+	return fence + s + fence
 }
 
+// oneLine keeps text on one line of at most n runes, its control
+// characters shown, not acting on whoever reads it in a terminal.
 func oneLine(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
-	return trim(s, n)
+	return trim(visible.Text(s), n)
+}
+
+// escapeMarkdown backslash-escapes the characters that would make text
+// anything but text in a GitHub Markdown table cell; an underscore inside
+// a word (read_file) changes nothing and stays as it is.
+func escapeMarkdown(s string) string {
+	if !strings.ContainsAny(s, "\\`*_[]<>|&~") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch c {
+		case '\\', '`', '*', '[', ']', '<', '>', '|', '&', '~':
+			b.WriteByte('\\')
+		case '_':
+			if i == 0 || i == len(s)-1 || !isWordByte(s[i-1]) || !isWordByte(s[i+1]) {
+				b.WriteByte('\\')
+			}
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+func isWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c >= 0x80
+}
+
+// longestRun is the length of the longest run of c in s.
+func longestRun(s string, c byte) int {
+	longest, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	return longest
 }
 
 func trim(s string, n int) string {

@@ -16,6 +16,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/cursor-otel/cursor-otel/internal/visible"
 	"github.com/cursor-otel/cursor-otel/spanmap"
 )
 
@@ -56,8 +57,8 @@ func Print(w io.Writer, spans []sdktrace.ReadOnlySpan, finished bool) {
 		rows = append(rows, row{
 			offset:   s.StartTime().Sub(origin),
 			duration: s.EndTime().Sub(s.StartTime()),
-			name:     strings.Repeat("  ", depth) + s.Name(),
-			detail:   detail(s),
+			name:     strings.Repeat("  ", depth) + visible.Line(s.Name()),
+			detail:   visible.Line(detail(s)),
 		})
 		kids := children[s.SpanContext().SpanID()]
 		slices.SortFunc(kids, byStart)
@@ -71,7 +72,7 @@ func Print(w io.Writer, spans []sdktrace.ReadOnlySpan, finished bool) {
 
 	header := "trace " + tops[0].SpanContext().TraceID().String()
 	if conv := value(tops[0], spanmap.ConversationID); conv != "" {
-		header += "  session " + conv
+		header += "  session " + visible.Line(conv)
 	}
 	if !finished {
 		header += "  (not finished)"

@@ -91,3 +91,26 @@ func TestSeconds(t *testing.T) {
 		}
 	}
 }
+
+// Text from a recording cannot act on the terminal the tree is printed
+// to: an escape sequence in a command or a tool's name is shown, not run.
+func TestPrinterShowsControlCharacters(t *testing.T) {
+	stream := `{"type":"system","subtype":"init","session_id":"s\u001b[2J","model":"m"}
+{"type":"tool_call","subtype":"started","call_id":"c1","tool_call":{"shellToolCall":{"args":{"command":"printf '\u001b]0;owned\u0007'; clear\r"}}},"timestamp_ms":1790000000000}
+{"type":"tool_call","subtype":"completed","call_id":"c1","tool_call":{"shellToolCall":{"result":{"success":{"exitCode":0}}}},"timestamp_ms":1790000001000}
+{"type":"result","subtype":"success","duration_ms":1500,"timestamp_ms":1790000001500}
+`
+	path := filepath.Join(t.TempDir(), "escapes.ndjson")
+	if err := os.WriteFile(path, []byte(stream), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := printTrees(t, path)
+	if strings.ContainsAny(out, "\x1b\x07\r") {
+		t.Errorf("control characters printed raw:\n%q", out)
+	}
+	for _, want := range []string{`session s\x1b[2J`, `printf '\x1b]0;owned\x07'; clear`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("tree does not show %s:\n%s", want, out)
+		}
+	}
+}

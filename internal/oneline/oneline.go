@@ -5,15 +5,20 @@ package oneline
 import (
 	"fmt"
 	"strings"
+
+	"github.com/cursor-otel/cursor-otel/internal/visible"
 )
 
 // Join joins notes into one line prefixed "cursor-otel: ", or "" when there
 // is nothing to say. A note's own prefix is dropped; so are empty notes.
+// Line breaks and control characters in a note (an error quoting the
+// agent's output) are written as escapes: the line stays one, and acts on
+// no terminal.
 func Join(notes ...string) string {
 	var kept []string
 	for _, n := range notes {
 		if n = strings.TrimSpace(strings.TrimPrefix(n, "cursor-otel: ")); n != "" {
-			kept = append(kept, n)
+			kept = append(kept, visible.Line(n))
 		}
 	}
 	if len(kept) == 0 {

@@ -9,6 +9,7 @@ func TestJoin(t *testing.T) {
 	}{
 		{nil, ""},
 		{[]string{"", " "}, ""},
+		{[]string{"read stream.ndjson: line 3 \x1b]0;owned\x07\nnext"}, `cursor-otel: read stream.ndjson: line 3 \x1b]0;owned\x07\nnext`},
 		{[]string{"cursor-otel: no collector reached at localhost:4317 (connection refused); 3 of 3 spans not exported"},
 			"cursor-otel: no collector reached at localhost:4317 (connection refused); 3 of 3 spans not exported"},
 		{[]string{"tracing fell behind the agent's output; 12.0 MB of it not traced", "", "cursor-otel: export to http://c:4317 failed: flush timed out; 5 of 9 spans not exported"},

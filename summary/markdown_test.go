@@ -1,0 +1,56 @@
+package summary
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/renderer/html"
+)
+
+// Text from a recording stays text in a rendered summary: a backtick in a
+// command does not end its code span, HTML does not render, a pipe does
+// not split the table, an escape sequence is shown, not sent.
+func TestMarkdownKeepsTextText(t *testing.T) {
+	command := "echo `id` && printf '\x1b[2J' | tee <img src=x onerror=alert(1)>"
+	one := int64(1)
+	r := Report{
+		TraceID: "0123456789abcdef0123456789abcdef", SessionID: "s`1", Model: "gpt-5 <b>bold</b>",
+		Outcome: "error", Error: "failed: <script>alert(1)</script> **loud** [link](http://x)", ExitCode: &one,
+		WallMs:    2000,
+		ToolKinds: []ToolKind{{Name: "mcp_<i>x</i>", Count: 1, TotalMs: 1000}},
+		Slowest:   []ToolCall{{Name: "shell", Subject: command, Outcome: "failure", ExitCode: &one, DurationMs: 1000}},
+		Failed:    []ToolCall{{Name: "shell", Subject: "``", Outcome: "failure", Error: "<u>x</u>"}},
+	}
+	r.tools = r.Slowest
+	md := r.Markdown()
+	if strings.ContainsAny(md, "\x1b") {
+		t.Errorf("summary holds a raw escape:\n%q", md)
+	}
+	// Rendered as GitHub does: HTML in Markdown is HTML.
+	var rendered bytes.Buffer
+	if err := goldmark.New(goldmark.WithExtensions(extension.GFM), goldmark.WithRendererOptions(html.WithUnsafe())).Convert([]byte(md), &rendered); err != nil {
+		t.Fatal(err)
+	}
+	out := rendered.String()
+	for _, tag := range []string{"<script", "<img", "<b>", "<i>", "<u>", "<strong>loud", "<a href"} {
+		if strings.Contains(out, tag) {
+			t.Errorf("rendered summary holds %s:\n%s", tag, out)
+		}
+	}
+	// The whole command in one code element, as written (escaped for HTML).
+	want := "<code>echo `id` &amp;&amp; printf '\\x1b[2J' | tee &lt;img src=x onerror=alert(1)&gt;</code>"
+	if !strings.Contains(out, want) {
+		t.Errorf("rendered summary does not show the command whole, want %s in:\n%s", want, out)
+	}
+	for _, text := range []string{"failed: &lt;script&gt;alert(1)&lt;/script&gt; **loud** [link](http://x)", "gpt-5 &lt;b&gt;bold&lt;/b&gt;", "<code>s`1</code>", "<code>``</code>"} {
+		if !strings.Contains(out, text) {
+			t.Errorf("rendered summary does not show %s:\n%s", text, out)
+		}
+	}
+	if cells := strings.Count(out, "<td"); cells != 4*3+5+4+4 {
+		t.Errorf("%d table cells, want 25 (a pipe split a cell?):\n%s", cells, out)
+	}
+}
