@@ -2,6 +2,8 @@ package redact
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
 	"strings"
 	"testing"
 )
@@ -190,4 +192,24 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// The README says how many rules there are and where they come from: it
+// must say what the code holds.
+func TestREADMECountsTheRules(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Skipf("no README: %v", err)
+	}
+	builtin, gitleaks, version := Rules()
+	text := strings.Join(strings.Fields(string(readme)), " ")
+	for _, want := range []string{
+		fmt.Sprintf("%d token shapes generated from", gitleaks),
+		version + "'s default rules",
+		fmt.Sprintf("%d shapes written here", builtin),
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("README does not say %q", want)
+		}
+	}
 }
