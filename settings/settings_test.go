@@ -1,0 +1,62 @@
+package settings
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// Load reads what people write, flag or environment, and says what it
+// cannot read in words a user acts on; a wrong value takes its default.
+func TestLoad(t *testing.T) {
+	tests := []struct {
+		name     string
+		flags    Flags
+		env      map[string]string
+		check    func(Settings) bool
+		problems []string // each a part of the problems' text; none when empty
+	}{
+		{"defaults", Flags{}, nil, func(s Settings) bool {
+			return !s.CaptureContent && s.DefaultRedaction && s.Rewrite && s.FlushTimeout == 3*time.Second && s.MaxAttributeLength == 16384
+		}, nil},
+		{"switches as people write them", Flags{}, map[string]string{"CURSOR_OTEL_CAPTURE_CONTENT": "on", "CURSOR_OTEL_QUIET": "TRUE", "CURSOR_OTEL_DEFAULT_REDACTION": "off", "CURSOR_OTEL_REWRITE": "no"},
+			func(s Settings) bool { return s.CaptureContent && s.Quiet && !s.DefaultRedaction && !s.Rewrite }, nil},
+		{"a bare number of seconds, a size with a unit", Flags{}, map[string]string{"CURSOR_OTEL_FLUSH_TIMEOUT": "5", "CURSOR_OTEL_MAX_ATTRIBUTE_LENGTH": "16k"},
+			func(s Settings) bool { return s.FlushTimeout == 5*time.Second && s.MaxAttributeLength == 16<<10 }, nil},
+		{"a flag wins over its twin", Flags{FlushTimeout: "500ms", CaptureContent: Switch{Text: "false", Set: true}},
+			map[string]string{"CURSOR_OTEL_FLUSH_TIMEOUT": "9s", "CURSOR_OTEL_CAPTURE_CONTENT": "true"},
+			func(s Settings) bool { return s.FlushTimeout == 500*time.Millisecond && !s.CaptureContent }, nil},
+		{"wrong values take their defaults and are said", Flags{},
+			map[string]string{"CURSOR_OTEL_CAPTURE_CONTENT": "maybe", "CURSOR_OTEL_FLUSH_TIMEOUT": "soon", "CURSOR_OTEL_MAX_ATTRIBUTE_LENGTH": "big"},
+			func(s Settings) bool { return !s.CaptureContent && s.FlushTimeout == 3*time.Second && s.MaxAttributeLength == 16384 },
+			[]string{`CURSOR_OTEL_CAPTURE_CONTENT="maybe"`, `CURSOR_OTEL_FLUSH_TIMEOUT="soon"`, `CURSOR_OTEL_MAX_ATTRIBUTE_LENGTH="big"`}},
+		{"a pattern that does not compile", Flags{Redact: []string{"ok-[0-9]+", "(unclosed"}}, nil,
+			func(s Settings) bool { return len(s.Redact) == 1 }, []string{`--redact "(unclosed": not a regular expression (missing closing )`}},
+		{"a trace URL with no place for the id", Flags{TraceURL: "http://jaeger:16686/trace/"}, nil,
+			func(s Settings) bool { return s.TraceURL == "" }, []string{"no {trace_id} in it"}},
+		{"OTEL_* settings are checked too", Flags{}, map[string]string{"OTEL_EXPORTER_OTLP_CERTIFICATE": "/nonexistent/ca.pem"},
+			func(Settings) bool { return true }, []string{"/nonexistent/ca.pem"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := Load(tt.flags, func(k string) string { return tt.env[k] })
+			if !tt.check(s) {
+				t.Errorf("settings %+v", s)
+			}
+			if len(tt.problems) == 0 {
+				if err != nil {
+					t.Errorf("problems %v, want none", err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("no problems, want %q", tt.problems)
+			}
+			for _, p := range tt.problems {
+				if !strings.Contains(err.Error(), p) {
+					t.Errorf("problems %q do not say %q", err, p)
+				}
+			}
+		})
+	}
+}
