@@ -160,7 +160,7 @@ func TestReplayPrintsTheTree(t *testing.T) {
 	r := runBinary(t, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint}, nil, "replay", "examples/fix-failing-test.ndjson")
 	for _, want := range []*regexp.Regexp{
 		regexp.MustCompile(`(?m)^trace [0-9a-f]{32}  session 7f3c9a1e-5b2d-4c8e-9f10-2a6b3c4d5e6f$`),
-		regexp.MustCompile(`(?m)^ +\+0\.00s +31\.20s  invoke_agent cursor-agent +48210 in / 1876 out tokens$`),
+		regexp.MustCompile(`(?m)^ +\+0\.00s +31\.20s  invoke_agent cursor-agent +93332 in / 1876 out tokens  \$0\.21$`),
 		regexp.MustCompile(`(?m)^ +\+6\.31s +9\.15s {6}execute_tool shell +go test \./pkg/queue  exit 1  ERROR$`),
 		regexp.MustCompile(`(?m)^ +\+15\.46s +2\.56s {4}chat Claude 4\.5 Sonnet +thinking 1\.49s$`),
 	} {

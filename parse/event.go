@@ -80,9 +80,9 @@ type Result struct {
 	Usage         *Usage // nil when the stream reports none
 }
 
-// Usage is the token usage a result reports.
+// Usage is the token usage a result reports, as it reports it.
 type Usage struct {
-	InputTokens         int64
+	InputTokens         int64 // fresh input: Cursor's inputTokens count neither cache reads nor writes
 	OutputTokens        int64
 	CacheReadTokens     int64
 	CacheCreationTokens int64

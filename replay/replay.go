@@ -54,16 +54,20 @@ func Run(ctx context.Context, c Config) int {
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
+	var overBudget []string
 	for _, name := range files {
-		if err := replayFile(ctx, prov.Tracer(), name, c.Stdin, s.Recording(redactor)); err != nil {
+		over, err := replayFile(ctx, prov.Tracer(), name, c.Stdin, s.Recording(redactor))
+		if err != nil {
 			fmt.Fprintln(c.Stderr, oneline.Join(redactor.Redact(err.Error())))
 			status = 1
 		}
+		overBudget = append(overBudget, over...)
 	}
 	// Errors (a report not written, an export to a named endpoint that
 	// failed) are said even with --quiet and make the status 1; a missing
 	// default collector is a warning. All of it in one line.
 	report := prov.Shutdown(ctx)
+	reports.Finish()
 	var notes []string
 	if err := reports.Err(); err != nil {
 		notes, status = append(notes, err.Error()), 1
@@ -74,11 +78,19 @@ func Run(ctx context.Context, c Config) int {
 			status = 1
 		}
 	}
+	if len(overBudget) > 0 && status == 0 {
+		status = statusOverBudget
+		notes = append(notes, fmt.Sprintf("%d of the sessions over the budget, the first: %s; exit 3 (--max-budget-usd)", len(overBudget), overBudget[0]))
+	}
 	if line := oneline.Join(notes...); line != "" {
 		fmt.Fprintln(c.Stderr, redactor.Redact(line))
 	}
 	return status
 }
+
+// statusOverBudget: a session cost more than --max-budget-usd, or its
+// cost cannot be known.
+const statusOverBudget = 3
 
 // tuneGC sets the garbage collector for replay, unless the user did with
 // GOGC or GOMEMLIMIT. Replay is a batch job whose live heap is a few MiB
@@ -95,19 +107,23 @@ func tuneGC(getenv func(string) string) {
 	}
 }
 
-// replayFile records one recorded stream, "-" being stdin.
-func replayFile(ctx context.Context, t trace.Tracer, name string, stdin io.Reader, opts spanmap.Options) error {
+// replayFile records one recorded stream, "-" being stdin, and says why
+// each session over the budget, if any, is.
+func replayFile(ctx context.Context, t trace.Tracer, name string, stdin io.Reader, opts spanmap.Options) (overBudget []string, err error) {
 	r := stdin
 	if name != "-" {
 		f, err := os.Open(name)
 		if err != nil {
-			return fmt.Errorf("replay: %w", err)
+			return nil, fmt.Errorf("replay: %w", err)
 		}
 		defer f.Close()
 		r = f
 	}
 	rec := spanmap.NewRecorder(ctx, t, opts)
-	defer rec.Finish(spanmap.End{})
+	defer func() {
+		rec.Finish(spanmap.End{})
+		overBudget = rec.OverBudget()
+	}()
 	var decOpts []parse.Option
 	if !opts.CaptureContent {
 		decOpts = append(decOpts, parse.WithoutContent())
@@ -118,8 +134,8 @@ func replayFile(ctx context.Context, t trace.Tracer, name string, stdin io.Reade
 			rec.Record(ev, time.Time{})
 		}
 		if batch.Err != nil {
-			return fmt.Errorf("replay %s: %w", name, batch.Err)
+			return nil, fmt.Errorf("replay %s: %w", name, batch.Err)
 		}
 	}
-	return nil
+	return nil, nil
 }

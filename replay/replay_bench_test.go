@@ -40,7 +40,7 @@ func BenchmarkReplayExport(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := replayFile(ctx, prov.Tracer(), path, nil, opts); err != nil {
+		if _, err := replayFile(ctx, prov.Tracer(), path, nil, opts); err != nil {
 			b.Fatal(err)
 		}
 		if r := prov.Shutdown(ctx); r.Lost() > 0 || r.Err != nil {

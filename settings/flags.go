@@ -24,6 +24,8 @@ type Flags struct {
 	Agent              string   `help:"The cursor-agent to run: a path, or a name on PATH. Default: cursor-agent, then agent, on PATH. ($CURSOR_OTEL_AGENT)" placeholder:"PATH"`
 	Summary            string   `help:"Append a Markdown report of each session to FILE (works with $GITHUB_STEP_SUMMARY). ($CURSOR_OTEL_SUMMARY)" placeholder:"FILE"`
 	SummaryJSON        string   `name:"summary-json" help:"Append the report's figures to FILE as one JSON object per session. ($CURSOR_OTEL_SUMMARY_JSON)" placeholder:"FILE"`
+	Prices             string   `help:"A JSON file of model prices, over the built-in ones: {\"models\": {\"NAME-OR-GLOB\": {\"input\": 3, \"output\": 15, \"cache_read\": 0.3, \"cache_write\": 3.75}}}, USD per million tokens. ($CURSOR_OTEL_PRICES)" placeholder:"FILE"`
+	MaxBudgetUSD       string   `name:"max-budget-usd" help:"Exit 3 when a run that succeeded cost more than this many US dollars (estimated), or its cost cannot be known; the session is marked budget_exceeded. ($CURSOR_OTEL_MAX_BUDGET_USD)" placeholder:"USD"`
 	TraceURL           string   `help:"Link to each trace from the report: a URL with {trace_id} in it, e.g. http://jaeger:16686/trace/{trace_id}. ($CURSOR_OTEL_TRACE_URL)" placeholder:"TEMPLATE"`
 }
 

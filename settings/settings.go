@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cursor-otel/cursor-otel/pricing"
 	"github.com/cursor-otel/cursor-otel/tracer"
 )
 
@@ -23,6 +24,8 @@ type Settings struct {
 	Summary            string
 	SummaryJSON        string
 	TraceURL           string
+	Prices             *pricing.Table // the built-in prices, under a user's file if one is named
+	MaxBudgetUSD       float64        // 0: no budget
 	// Rewrite runs json and text as stream-json, to trace them
 	// (CURSOR_OTEL_REWRITE, which has no flag).
 	Rewrite bool
@@ -95,6 +98,22 @@ func Load(f Flags, getenv func(string) string) (Settings, error) {
 			continue
 		}
 		s.Redact = append(s.Redact, re)
+	}
+	s.Prices = pricing.Default()
+	if file, where := l.value("prices", f.Prices); file != "" {
+		if table, err := pricing.Load(file); err != nil {
+			// Said as it is: the error names the file and what is wrong.
+			l.problems = append(l.problems, fmt.Errorf("%s: %w", where, err))
+		} else {
+			s.Prices = table
+		}
+	}
+	if text, where := l.value("max-budget-usd", f.MaxBudgetUSD); text != "" {
+		if usd, err := parseUSD(text); err != nil {
+			l.bad(where, text, err)
+		} else {
+			s.MaxBudgetUSD = usd
+		}
 	}
 	if s.TraceURL != "" && !strings.Contains(s.TraceURL, "{trace_id}") {
 		l.bad(l.where("trace-url", f.TraceURL), s.TraceURL, errors.New("no {trace_id} in it: write e.g. http://jaeger:16686/trace/{trace_id}"))

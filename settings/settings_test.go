@@ -28,12 +28,19 @@ func TestLoad(t *testing.T) {
 			func(s Settings) bool { return s.FlushTimeout == 500*time.Millisecond && !s.CaptureContent }, nil},
 		{"wrong values take their defaults and are said", Flags{},
 			map[string]string{"CURSOR_OTEL_CAPTURE_CONTENT": "maybe", "CURSOR_OTEL_FLUSH_TIMEOUT": "soon", "CURSOR_OTEL_MAX_ATTRIBUTE_LENGTH": "big"},
-			func(s Settings) bool { return !s.CaptureContent && s.FlushTimeout == 3*time.Second && s.MaxAttributeLength == 16384 },
+			func(s Settings) bool {
+				return !s.CaptureContent && s.FlushTimeout == 3*time.Second && s.MaxAttributeLength == 16384
+			},
 			[]string{`CURSOR_OTEL_CAPTURE_CONTENT="maybe"`, `CURSOR_OTEL_FLUSH_TIMEOUT="soon"`, `CURSOR_OTEL_MAX_ATTRIBUTE_LENGTH="big"`}},
 		{"a pattern that does not compile", Flags{Redact: []string{"ok-[0-9]+", "(unclosed"}}, nil,
 			func(s Settings) bool { return len(s.Redact) == 1 }, []string{`--redact "(unclosed": not a regular expression (missing closing )`}},
 		{"a trace URL with no place for the id", Flags{TraceURL: "http://jaeger:16686/trace/"}, nil,
 			func(s Settings) bool { return s.TraceURL == "" }, []string{"no {trace_id} in it"}},
+		{"a budget in dollars", Flags{MaxBudgetUSD: "$1.50"}, nil, func(s Settings) bool { return s.MaxBudgetUSD == 1.5 && s.Prices != nil }, nil},
+		{"a budget that is no amount", Flags{}, map[string]string{"CURSOR_OTEL_MAX_BUDGET_USD": "-2"},
+			func(s Settings) bool { return s.MaxBudgetUSD == 0 }, []string{`CURSOR_OTEL_MAX_BUDGET_USD="-2": not an amount of US dollars above zero`}},
+		{"a price file that is not there", Flags{Prices: "/nonexistent/prices.json"}, nil,
+			func(s Settings) bool { return s.Prices != nil }, []string{"--prices: prices /nonexistent/prices.json: no such file or directory"}},
 		{"OTEL_* settings are checked too", Flags{}, map[string]string{"OTEL_EXPORTER_OTLP_CERTIFICATE": "/nonexistent/ca.pem"},
 			func(Settings) bool { return true }, []string{"/nonexistent/ca.pem"}},
 	}

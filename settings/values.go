@@ -64,3 +64,13 @@ func parseSize(s string) (int, error) {
 	}
 	return int(n * scale), nil
 }
+
+// parseUSD reads an amount of US dollars above zero: 1.50, $1.50, 2.
+func parseUSD(s string) (float64, error) {
+	text := strings.TrimPrefix(strings.TrimSpace(s), "$")
+	f, err := strconv.ParseFloat(strings.TrimSpace(text), 64)
+	if err != nil || f <= 0 || math.IsInf(f, 0) || math.IsNaN(f) {
+		return 0, fmt.Errorf("not an amount of US dollars above zero: write e.g. 1.50")
+	}
+	return f, nil
+}

@@ -52,3 +52,16 @@ func TestParseSize(t *testing.T) {
 		}
 	}
 }
+
+func TestParseUSD(t *testing.T) {
+	for in, want := range map[string]float64{"1.50": 1.5, "$2": 2, " 0.25 ": 0.25} {
+		if got, err := parseUSD(in); err != nil || got != want {
+			t.Errorf("parseUSD(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"0", "-1", "ten", "", "NaN", "Inf"} {
+		if _, err := parseUSD(in); err == nil {
+			t.Errorf("parseUSD(%q) took it", in)
+		}
+	}
+}

@@ -27,7 +27,8 @@ func (s Settings) Redactor(environ []string, secrets ...string) *redact.Redactor
 
 // Recording is what the span model records.
 func (s Settings) Recording(r *redact.Redactor) spanmap.Options {
-	return spanmap.Options{CaptureContent: s.CaptureContent, MaxContent: s.MaxAttributeLength, Redact: r.Redact, RedactJSON: r.RedactJSON}
+	return spanmap.Options{CaptureContent: s.CaptureContent, MaxContent: s.MaxAttributeLength, Redact: r.Redact, RedactJSON: r.RedactJSON,
+		Prices: s.Prices, MaxBudgetUSD: s.MaxBudgetUSD}
 }
 
 // Reports are the summary files the settings name.

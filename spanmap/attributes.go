@@ -39,6 +39,18 @@ const (
 	MCPMethod         = attribute.Key("mcp.method.name")
 )
 
+var (
+	// The cost: cursor.usage.cost in USD (no convention names one yet),
+	// gen_ai.usage.cost beside it for the backends that read it (Langfuse,
+	// LiteLLM), the table it was priced from ("unpriced" when none knew the
+	// model) and the table's name for the model.
+	CostUSD     = attribute.Key("cursor.usage.cost")
+	GenAICost   = attribute.Key("gen_ai.usage.cost")
+	CostPricing = attribute.Key("cursor.cost.pricing")
+	CostModel   = attribute.Key("cursor.cost.model")
+	CostBudget  = attribute.Key("cursor.cost.budget") // USD, --max-budget-usd
+)
+
 // The values of gen_ai.operation.name, one per span kind of the model.
 const (
 	OpInvokeAgent = "invoke_agent"

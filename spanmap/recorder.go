@@ -14,6 +14,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/cursor-otel/cursor-otel/parse"
+	"github.com/cursor-otel/cursor-otel/pricing"
 )
 
 // Options tune what a Recorder records.
@@ -30,6 +31,11 @@ type Options struct {
 	// RedactJSON is applied in place of Redact to JSON values: a tool's
 	// arguments and result. Nil uses Redact.
 	RedactJSON func(string) string
+	// Prices price each session's usage (pricing.Default() when nil).
+	Prices *pricing.Table
+	// MaxBudgetUSD, when above zero, marks a session whose estimated cost
+	// is over it, or cannot be known, as budget_exceeded.
+	MaxBudgetUSD float64
 	// Now gives the time of a stream that has none of its own, in replay.
 	// Nil means time.Now.
 	Now func() time.Time
@@ -44,11 +50,13 @@ const maxWaiting = 256
 // must use IDGenerator: spans are made when they end, with the IDs their
 // children already name.
 type Recorder struct {
-	ctx    context.Context
-	tracer trace.Tracer
-	opts   Options
-	rng    *rand.Rand
-	sess   *session
+	ctx        context.Context
+	tracer     trace.Tracer
+	opts       Options
+	prices     *pricing.Table
+	overBudget []string // why each session over the budget is
+	rng        *rand.Rand
+	sess       *session
 }
 
 // NewRecorder records into tracer. Session spans are children of the span
@@ -60,7 +68,11 @@ func NewRecorder(ctx context.Context, tracer trace.Tracer, opts Options) *Record
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Recorder{ctx: ctx, tracer: tracer, opts: opts, rng: newRand()}
+	prices := opts.Prices
+	if prices == nil {
+		prices = pricing.Default()
+	}
+	return &Recorder{ctx: ctx, tracer: tracer, opts: opts, prices: prices, rng: newRand()}
 }
 
 // Begin opens a session at t before any event has arrived, reading the
@@ -158,3 +170,7 @@ func earlier(a, b time.Time) time.Time {
 	}
 	return a
 }
+
+// OverBudget says, for each session recorded so far that was over the
+// budget (Options.MaxBudgetUSD), why.
+func (r *Recorder) OverBudget() []string { return r.overBudget }

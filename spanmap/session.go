@@ -195,8 +195,10 @@ func (s *session) setResult(e *parse.Result) {
 		attrs = append(attrs, RequestID.String(s.rec.text(e.RequestID, maxMessage)))
 	}
 	if u := e.Usage; u != nil {
+		// The conventions' input tokens include the cached ones; Cursor's
+		// inputTokens are the fresh input alone.
 		attrs = append(attrs,
-			InputTokens.Int64(u.InputTokens), OutputTokens.Int64(u.OutputTokens),
+			InputTokens.Int64(u.InputTokens+u.CacheReadTokens+u.CacheCreationTokens), OutputTokens.Int64(u.OutputTokens),
 			CacheReadTokens.Int64(u.CacheReadTokens), CacheCreateTokens.Int64(u.CacheCreationTokens))
 	}
 	if s.rec.opts.CaptureContent && e.Text != "" {
@@ -421,7 +423,12 @@ func (s *session) finish(end End) {
 		s.span.addEvent(EventSignal, sig.At, SignalName.String(sig.Name))
 	}
 	attrs = append(attrs, end.Attributes...)
-	if errType, msg := s.failure(end); errType != "" {
+	costAttrs, overBudget := s.cost()
+	attrs = append(attrs, costAttrs...)
+	if overBudget != "" {
+		s.rec.overBudget = append(s.rec.overBudget, overBudget)
+	}
+	if errType, msg := s.failure(end, overBudget); errType != "" {
 		attrs = append(attrs, ErrorType.String(errType))
 		if tail := s.rec.text(end.StderrTail, maxMessage); tail != "" {
 			attrs = append(attrs, StderrTail.String(tail))
@@ -435,8 +442,9 @@ func (s *session) finish(end End) {
 // failure says why a session failed, if it did: the most telling reason
 // names error.type, and all of them make the status message. A signal is
 // a reason only when the run did not end well: an agent that handles
-// Ctrl-C and still ends with a success result did not fail.
-func (s *session) failure(end End) (errType, msg string) {
+// Ctrl-C and still ends with a success result did not fail. Being over
+// the budget is a reason after all others: a run that failed failed first.
+func (s *session) failure(end End, overBudget string) (errType, msg string) {
 	var reasons []string
 	note := func(t, m string) {
 		if errType == "" {
@@ -459,6 +467,9 @@ func (s *session) failure(end End) (errType, msg string) {
 	}
 	if len(end.Signals) > 0 && len(reasons) > 0 {
 		errType, reasons = "interrupted", append([]string{"interrupted"}, reasons...)
+	}
+	if overBudget != "" {
+		note(ErrBudgetExceeded, overBudget)
 	}
 	return errType, strings.Join(reasons, "; ")
 }

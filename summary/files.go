@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/cursor-otel/cursor-otel/pricing"
 	"github.com/cursor-otel/cursor-otel/tracer"
 )
 
@@ -16,8 +17,11 @@ type Files struct {
 	Markdown, JSON string // paths; "" for none
 	TraceURL       string // a URL with {trace_id} in it, to link each report to its trace
 
-	mu  sync.Mutex
-	err error
+	mu       sync.Mutex
+	err      error
+	sessions int
+	costUSD  float64 // of the sessions priced
+	unknown  int     // sessions whose cost is not known
 }
 
 // Wanted says a report is to be written at all.
@@ -34,6 +38,12 @@ func (f *Files) Write(t tracer.Trace) {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.sessions++
+	if r.CostUSD != nil {
+		f.costUSD += *r.CostUSD
+	} else {
+		f.unknown++
+	}
 	for _, out := range []struct {
 		path string
 		data func() []byte
@@ -44,6 +54,26 @@ func (f *Files) Write(t tracer.Trace) {
 		if err := appendFile(out.path, out.data()); err != nil && f.err == nil {
 			f.err = fmt.Errorf("write the summary: %w", err)
 		}
+	}
+}
+
+// Finish ends the Markdown report of a run of several sessions with
+// their total cost.
+func (f *Files) Finish() {
+	if f == nil || f.Markdown == "" {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.sessions < 2 {
+		return
+	}
+	line := fmt.Sprintf("**%d sessions: %s estimated in all**", f.sessions, pricing.USD(f.costUSD))
+	if f.unknown > 0 {
+		line += fmt.Sprintf(", not counting %d whose cost is unknown", f.unknown)
+	}
+	if err := appendFile(f.Markdown, []byte(line+"\n\n")); err != nil && f.err == nil {
+		f.err = fmt.Errorf("write the summary: %w", err)
 	}
 }
 

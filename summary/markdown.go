@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/cursor-otel/cursor-otel/internal/visible"
+	"github.com/cursor-otel/cursor-otel/pricing"
+	"github.com/cursor-otel/cursor-otel/spanmap"
 )
 
 // waterfallWidth is the number of characters the session's wall time spans
@@ -20,7 +22,10 @@ const (
 func (r Report) Markdown() string {
 	var b strings.Builder
 	outcome := "succeeded"
-	if r.Outcome != "success" {
+	switch {
+	case r.ErrorType == spanmap.ErrBudgetExceeded:
+		outcome = "went over budget"
+	case r.Outcome != "success":
 		outcome = "failed"
 	}
 	fmt.Fprintf(&b, "### cursor-agent %s in %s\n\n", outcome, dur(r.WallMs))
@@ -61,6 +66,9 @@ func (r Report) Markdown() string {
 		notes = append(notes, fmt.Sprintf("reconnecting %s, %d retries", dur(r.Split.ReconnectingMs), r.Retries))
 	}
 	b.WriteString(strings.Join(notes, " · ") + "\n\n")
+	if line := r.costLine(); line != "" {
+		b.WriteString(line + "\n\n")
+	}
 
 	if len(r.ToolKinds) > 0 {
 		b.WriteString("| tool | calls | total | p50 | max |\n|---|---:|---:|---:|---:|\n")
@@ -128,6 +136,34 @@ func (r Report) waterfall() string {
 		fmt.Fprintf(&b, "… %d more\n", left)
 	}
 	return b.String()
+}
+
+// costLine says what the session cost, at which price, and how that
+// stands against the budget; "" when there is nothing to say.
+func (r Report) costLine() string {
+	var line string
+	switch {
+	case r.CostUSD != nil:
+		line = fmt.Sprintf("Cost: %s estimated (%s at %s prices)", pricing.USD(*r.CostUSD), code(r.PricedAs), cell(r.Pricing))
+	case r.Pricing == spanmap.Unpriced:
+		line = fmt.Sprintf("Cost: unknown, no price table knows the model %s (give its prices with --prices)", code(r.Model))
+	case r.BudgetUSD != nil:
+		line = "Cost: unknown, the run reported no usage"
+	default:
+		return ""
+	}
+	if r.BudgetUSD != nil {
+		budget := *r.BudgetUSD
+		switch {
+		case r.CostUSD == nil:
+			line += fmt.Sprintf(" · budget %s: **over**, an unknown cost is not under it", pricing.USD(budget))
+		case *r.CostUSD > budget:
+			line += fmt.Sprintf(" · budget %s: **over by %s**", pricing.USD(budget), pricing.USD(*r.CostUSD-budget))
+		default:
+			line += fmt.Sprintf(" · budget %s: within it", pricing.USD(budget))
+		}
+	}
+	return line
 }
 
 func outcomeCell(c ToolCall) string {

@@ -54,3 +54,33 @@ func TestMarkdownKeepsTextText(t *testing.T) {
 		t.Errorf("%d table cells, want 25 (a pipe split a cell?):\n%s", cells, out)
 	}
 }
+
+// What the summary says of the cost: the estimate and its price, an
+// unpriced model, the budget's verdict.
+func TestMarkdownCost(t *testing.T) {
+	usd := func(v float64) *float64 { return &v }
+	tests := []struct {
+		r    Report
+		want []string
+	}{
+		{Report{CostUSD: usd(0.2074), Pricing: "genai-prices 2026-08-21", PricedAs: "claude-sonnet-4-5"},
+			[]string{"Cost: $0.21 estimated (`claude-sonnet-4-5` at genai-prices 2026-08-21 prices)"}},
+		{Report{CostUSD: usd(0.0058), Pricing: "cursor 2026-08", PricedAs: "auto"}, []string{"Cost: $0.0058 estimated"}},
+		{Report{Model: "Mystery 9", Pricing: "unpriced"}, []string{"Cost: unknown, no price table knows the model `Mystery 9` (give its prices with --prices)"}},
+		{Report{Outcome: "error", ErrorType: "budget_exceeded", CostUSD: usd(0.2074), BudgetUSD: usd(0.10), Pricing: "p", PricedAs: "m"},
+			[]string{"### cursor-agent went over budget in", "budget $0.10: **over by $0.11**"}},
+		{Report{Outcome: "success", CostUSD: usd(0.05), BudgetUSD: usd(0.10), Pricing: "p", PricedAs: "m"}, []string{"budget $0.10: within it", "### cursor-agent succeeded"}},
+		{Report{BudgetUSD: usd(1)}, []string{"Cost: unknown, the run reported no usage · budget $1.00: **over**"}},
+	}
+	for _, tt := range tests {
+		md := tt.r.Markdown()
+		for _, w := range tt.want {
+			if !strings.Contains(md, w) {
+				t.Errorf("summary lacks %q:\n%s", w, md)
+			}
+		}
+	}
+	if md := (Report{}).Markdown(); strings.Contains(md, "Cost:") {
+		t.Errorf("a run with no usage and no budget has a cost line:\n%s", md)
+	}
+}

@@ -26,12 +26,19 @@ type Report struct {
 	Model     string    `json:"model,omitempty"`
 	Outcome   string    `json:"outcome"` // success or error
 	Error     string    `json:"error,omitempty"`
+	ErrorType string    `json:"error_type,omitempty"` // why it failed: agent_error, exit_status, budget_exceeded, …
 	ExitCode  *int64    `json:"exit_code,omitempty"`
 	Start     time.Time `json:"start"`
 	WallMs    int64     `json:"wall_ms"`
 	Split     Split     `json:"split"`
 	Tokens    *Tokens   `json:"tokens,omitempty"`
 	Retries   int       `json:"retries"`
+	// The cost, estimated from the tokens: none when the stream reported
+	// no usage; Pricing is the table it came from, or "unpriced".
+	CostUSD   *float64 `json:"cost_usd,omitempty"`
+	Pricing   string   `json:"pricing,omitempty"`
+	PricedAs  string   `json:"priced_as,omitempty"`
+	BudgetUSD *float64 `json:"budget_usd,omitempty"`
 
 	ModelCalls []ModelCall `json:"model_calls"`
 	ToolKinds  []ToolKind  `json:"tool_kinds"`
@@ -53,7 +60,8 @@ type Split struct {
 	ReconnectingMs int64 `json:"reconnecting_ms"`
 }
 
-// Tokens is the usage the result reported.
+// Tokens is the usage the result reported. Input counts the cached
+// tokens too, as the semantic conventions do.
 type Tokens struct {
 	Input         int64 `json:"input"`
 	Output        int64 `json:"output"`
@@ -130,6 +138,7 @@ func FromTrace(spans []sdktrace.ReadOnlySpan) (Report, bool) {
 	}
 	if st := session.Status(); st.Code == codes.Error {
 		r.Outcome, r.Error = "error", st.Description
+		r.ErrorType = spanmap.Value(attrs, spanmap.ErrorType).AsString()
 	}
 	if in := spanmap.Value(attrs, spanmap.InputTokens); in.Type() == attribute.INT64 {
 		r.Tokens = &Tokens{
@@ -138,6 +147,11 @@ func FromTrace(spans []sdktrace.ReadOnlySpan) (Report, bool) {
 			CacheCreation: spanmap.Value(attrs, spanmap.CacheCreateTokens).AsInt64(),
 		}
 	}
+
+	r.CostUSD = floatPtr(spanmap.Value(attrs, spanmap.CostUSD))
+	r.Pricing = spanmap.Value(attrs, spanmap.CostPricing).AsString()
+	r.PricedAs = spanmap.Value(attrs, spanmap.CostModel).AsString()
+	r.BudgetUSD = floatPtr(spanmap.Value(attrs, spanmap.CostBudget))
 
 	var chatSpans, toolSpans []interval
 	for _, c := range chats {
@@ -259,4 +273,12 @@ func intPtr(v attribute.Value) *int64 {
 	}
 	n := v.AsInt64()
 	return &n
+}
+
+func floatPtr(v attribute.Value) *float64 {
+	if v.Type() != attribute.FLOAT64 {
+		return nil
+	}
+	f := v.AsFloat64()
+	return &f
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -19,13 +20,13 @@ import (
 	"github.com/cursor-otel/cursor-otel/internal/golden"
 	"github.com/cursor-otel/cursor-otel/parse"
 	"github.com/cursor-otel/cursor-otel/spanmap"
+	"github.com/cursor-otel/cursor-otel/tracer"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata")
 
-// reports replays a recording through the span model and summarises each
-// session.
-func reports(t *testing.T, path string) []Report {
+// replayed replays a recording through the span model: its spans.
+func replayed(t *testing.T, path string) []sdktrace.ReadOnlySpan {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -41,9 +42,16 @@ func reports(t *testing.T, path string) []Report {
 		rec.Record(ev, time.Time{})
 	}
 	rec.Finish(spanmap.End{})
+	return exp.GetSpans().Snapshots()
+}
+
+// reports replays a recording through the span model and summarises each
+// session.
+func reports(t *testing.T, path string) []Report {
+	t.Helper()
 	byTrace := map[string][]sdktrace.ReadOnlySpan{}
 	var order []string
-	for _, s := range exp.GetSpans().Snapshots() {
+	for _, s := range replayed(t, path) {
 		id := s.SpanContext().TraceID().String()
 		if byTrace[id] == nil {
 			order = append(order, id)
@@ -99,8 +107,13 @@ func TestSplitRealParallelSleep(t *testing.T) {
 
 func TestReportFacts(t *testing.T) {
 	r := reports(t, "../examples/fix-failing-test.ndjson")[0]
-	if r.Outcome != "success" || r.Model != "Claude 4.5 Sonnet" || r.Tokens == nil || r.Tokens.Input != 48210 || len(r.ModelCalls) != 5 {
+	// Input tokens count the cache: 48210 fresh + 39002 read + 6120 written.
+	if r.Outcome != "success" || r.Model != "Claude 4.5 Sonnet" || r.Tokens == nil || r.Tokens.Input != 93332 || len(r.ModelCalls) != 5 {
 		t.Errorf("outcome %s, model %q, tokens %+v, %d model calls", r.Outcome, r.Model, r.Tokens, len(r.ModelCalls))
+	}
+	// At claude-sonnet-4-5's $3 / $15 / $0.30 / $3.75: 0.14463 + 0.0117006 + 0.02295 + 0.02814.
+	if r.CostUSD == nil || math.Abs(*r.CostUSD-0.2074206) > 1e-9 || r.Pricing != "genai-prices 2026-08-21" || r.PricedAs != "claude-sonnet-4-5" {
+		t.Errorf("cost %v from %q as %q, want $0.2074206 from genai-prices as claude-sonnet-4-5", r.CostUSD, r.Pricing, r.PricedAs)
 	}
 	if ft := r.ModelCalls[1].FirstTokenMs; ft == nil || *ft != 640 {
 		t.Errorf("second model call's time to first token %v, want 640", ft)
@@ -170,5 +183,23 @@ func TestWaterfallOutsideTheSession(t *testing.T) {
 	r.tools = []ToolCall{{Name: "shell", StartMs: -4000, DurationMs: 10}, {Name: "read", StartMs: 2000, DurationMs: 5}}
 	if md := r.Markdown(); !strings.Contains(md, "model call") {
 		t.Errorf("no waterfall in:\n%s", md)
+	}
+}
+
+// A report file of several sessions ends with their total cost.
+func TestFilesTotal(t *testing.T) {
+	md := filepath.Join(t.TempDir(), "summary.md")
+	files := &Files{Markdown: md}
+	for _, path := range []string{"../examples/fix-failing-test.ndjson", "../examples/parallel-tools.ndjson", "../examples/failed-run.ndjson"} {
+		spans := replayed(t, path)
+		files.Write(tracer.Trace{Spans: spans, Finished: true})
+	}
+	files.Finish()
+	data, err := os.ReadFile(md)
+	if err != nil || files.Err() != nil {
+		t.Fatal(err, files.Err())
+	}
+	if want := "**3 sessions: $0.24 estimated in all**, not counting 1 whose cost is unknown\n\n"; !strings.HasSuffix(string(data), want) {
+		t.Errorf("summary ends %q, want %q", string(data)[max(0, len(data)-120):], want)
 	}
 }

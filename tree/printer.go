@@ -17,6 +17,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/cursor-otel/cursor-otel/internal/visible"
+	"github.com/cursor-otel/cursor-otel/pricing"
 	"github.com/cursor-otel/cursor-otel/spanmap"
 )
 
@@ -100,6 +101,11 @@ func detail(s sdktrace.ReadOnlySpan) string {
 	case spanmap.OpInvokeAgent:
 		if in, out := value(s, spanmap.InputTokens), value(s, spanmap.OutputTokens); in != "" {
 			add("%s in / %s out tokens", in, out)
+		}
+		if cost := spanmap.Value(s.Attributes(), spanmap.CostUSD); cost.Type() == attribute.FLOAT64 {
+			add("%s", pricing.USD(cost.AsFloat64()))
+		} else if value(s, spanmap.CostPricing) == spanmap.Unpriced {
+			add("cost unknown (model unpriced)")
 		}
 		if n := value(s, spanmap.InvalidLines); n != "" {
 			add("%s unreadable lines", n)

@@ -54,6 +54,9 @@ func (c *Config) getenv(key string) string {
 const (
 	statusNotFound  = 127 // no agent to run, or cursor-otel found itself
 	statusCannotRun = 126 // found and not started
+	// statusOverBudget: the agent succeeded, but a run cost more than
+	// --max-budget-usd, or its cost cannot be known.
+	statusOverBudget = 3
 )
 
 // session attributes wrap mode adds.
@@ -200,11 +203,24 @@ func traced(ctx context.Context, c Config, path string, env []string, inv agent.
 		notes = append(notes, fmt.Sprintf("tracing fell behind the agent's output; %s of it not traced", oneline.Size(untraced)))
 	}
 	notes = append(notes, report.Warning())
+	reports.Finish()
 	if err := reports.Err(); err != nil {
 		notes = append(notes, err.Error())
 	}
+	status := exit.Code
+	if over := rec.OverBudget(); len(over) > 0 && exit.Code == 0 {
+		// Said even with --quiet: it is why the status is not the agent's.
+		status = statusOverBudget
+		budget := over[0] + "; exit 3 (--max-budget-usd)"
+		if c.Settings.Quiet {
+			notes = nil
+		}
+		notes = append(notes, budget)
+		fmt.Fprintln(c.Stderr, redactor.Redact(oneline.Join(notes...)))
+		return status
+	}
 	c.say(redactor.Redact(oneline.Join(notes...)))
-	return exit.Code
+	return status
 }
 
 // guarded runs fn, turning a panic into an error.

@@ -1,0 +1,53 @@
+package spanmap
+
+import (
+	"fmt"
+
+	"go.opentelemetry.io/otel/attribute"
+
+	"github.com/cursor-otel/cursor-otel/parse"
+	"github.com/cursor-otel/cursor-otel/pricing"
+)
+
+// Unpriced is cursor.cost.pricing for a model no price table knows.
+const Unpriced = "unpriced"
+
+// ErrBudgetExceeded is error.type for a session whose estimated cost is
+// over the budget, or cannot be known.
+const ErrBudgetExceeded = "budget_exceeded"
+
+// cost prices the session's usage at its model's price: the attributes
+// that say so, and why the session is over budget ("" when it is not, or
+// no budget was set). A cost that cannot be known (no usage reported, a
+// model no table knows) cannot be shown under a budget.
+func (s *session) cost() (attrs []attribute.KeyValue, over string) {
+	budget := s.rec.opts.MaxBudgetUSD
+	if budget > 0 {
+		attrs = append(attrs, CostBudget.Float64(budget))
+	}
+	var usage *parse.Usage
+	if s.result != nil {
+		usage = s.result.Usage
+	}
+	if usage == nil {
+		if budget > 0 {
+			over = fmt.Sprintf("no usage reported: the cost cannot be shown under the budget of $%.2f", budget)
+		}
+		return attrs, over
+	}
+	q, ok := s.rec.prices.Quote(s.model)
+	if !ok {
+		attrs = append(attrs, CostPricing.String(Unpriced))
+		if budget > 0 {
+			over = fmt.Sprintf("model %q is unpriced: the cost cannot be shown under the budget of $%.2f", s.model, budget)
+		}
+		return attrs, over
+	}
+	usd := q.Cost(pricing.Usage{Input: usage.InputTokens, Output: usage.OutputTokens,
+		CacheRead: usage.CacheReadTokens, CacheWrite: usage.CacheCreationTokens})
+	attrs = append(attrs, CostUSD.Float64(usd), GenAICost.Float64(usd), CostPricing.String(q.Source), CostModel.String(q.Key))
+	if budget > 0 && usd > budget {
+		over = fmt.Sprintf("estimated cost $%.2f is over the budget of $%.2f by $%.2f", usd, budget, usd-budget)
+	}
+	return attrs, over
+}
