@@ -169,6 +169,7 @@ func self() agent.Self {
 }
 
 type replayCmd struct {
+	Now   bool     `help:"Move the recordings to the present: the latest time they give becomes now, durations and order kept (for a trace viewer's default search of the last hour)."`
 	Files []string `arg:"" optional:"" name:"file" help:"Recorded stream-json files; - (or none) reads stdin."`
 }
 
@@ -182,7 +183,7 @@ func (r *replayCmd) Run(c *cli, status *int) error {
 		return nil
 	}
 	*status = replay.Run(context.Background(), replay.Config{
-		Settings: s, Files: r.Files, Environ: os.Environ(), Getenv: os.Getenv,
+		Settings: s, Files: r.Files, Now: r.Now, Environ: os.Environ(), Getenv: os.Getenv,
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
 	})
 	return nil

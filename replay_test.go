@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"net"
@@ -8,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -320,5 +322,56 @@ func TestInstalledVersionNamesTheCommit(t *testing.T) {
 	r := runCommand(t, filepath.Join(gobin, "cursor-otel"), nil, nil, "version")
 	if want := "commit " + strings.TrimSpace(string(head)); r.exit != 0 || !strings.Contains(r.stdout, want) {
 		t.Errorf("version printed %q (exit %d), want it to name %q", r.stdout, r.exit, want)
+	}
+}
+
+// replay --now moves recordings to the present, so that a trace viewer's
+// default search (the last hour) finds them: the latest time becomes now,
+// every duration and the sessions' order and distance are kept; from
+// stdin too.
+func TestReplayNow(t *testing.T) {
+	files := []string{"examples/failed-run.ndjson", "examples/fix-failing-test.ndjson"}
+	replayed := func(t *testing.T, stdin io.Reader, args ...string) []golden.Span {
+		recv := otlptest.StartGRPC(t)
+		r := runBinary(t, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint}, stdin, append([]string{"replay", "--quiet"}, args...)...)
+		if r.exit != 0 {
+			t.Fatalf("exit %d: %s", r.exit, r.stderr)
+		}
+		return golden.FromOTLP(recv.Spans())
+	}
+	sessions := func(spans []golden.Span) []golden.Span {
+		var out []golden.Span
+		for _, s := range spans {
+			if s.Name == "invoke_agent cursor-agent" {
+				out = append(out, s)
+			}
+		}
+		slices.SortFunc(out, func(a, b golden.Span) int { return a.Start.Compare(b.Start) })
+		return out
+	}
+	recorded := replayed(t, nil, files...)
+	before := time.Now()
+	moved := replayed(t, nil, append([]string{"--now"}, files...)...)
+	after := time.Now()
+	if golden.Render(moved) != golden.Render(recorded) {
+		t.Errorf("--now changed the traces beyond their place in time")
+	}
+	r, m := sessions(recorded), sessions(moved)
+	if len(m) != 2 || len(r) != 2 {
+		t.Fatalf("%d and %d sessions", len(r), len(m))
+	}
+	if end := m[1].End; end.Before(before.Add(-time.Second)) || end.After(after) {
+		t.Errorf("the latest session ends at %v, want about now (%v)", end, after)
+	}
+	if gap, want := m[1].Start.Sub(m[0].Start), r[1].Start.Sub(r[0].Start); gap != want {
+		t.Errorf("the sessions are %v apart, were %v", gap, want)
+	}
+	if r[0].Start.After(before.Add(-24 * time.Hour)) {
+		t.Errorf("the recordings are recent already (%v): the test shows nothing", r[0].Start)
+	}
+	data, _ := os.ReadFile(files[1])
+	piped := sessions(replayed(t, bytes.NewReader(data), "--now", "-"))
+	if len(piped) != 1 || piped[0].End.Before(before.Add(-time.Second)) || piped[0].End.After(time.Now()) || (piped[0].End.Sub(piped[0].Start)-31200*time.Millisecond).Abs() > time.Millisecond {
+		t.Errorf("from stdin: %+v", piped)
 	}
 }

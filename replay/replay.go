@@ -3,6 +3,7 @@
 package replay
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -24,6 +25,7 @@ import (
 type Config struct {
 	Settings settings.Settings
 	Files    []string // recordings; "-" (or none) is stdin
+	Now      bool     // move the recordings to the present (replay --now)
 	Environ  []string
 	Getenv   func(string) string
 	Stdin    io.Reader
@@ -54,9 +56,22 @@ func Run(ctx context.Context, c Config) int {
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
+	opts := s.Recording(redactor)
+	stdin := c.Stdin
+	if c.Now {
+		shift, buffered, err := toPresent(ctx, files, c.Stdin, time.Now())
+		if err != nil {
+			fmt.Fprintln(c.Stderr, oneline.Join(redactor.Redact(err.Error())))
+			status = 1
+		}
+		opts.Shift = shift
+		if buffered != nil {
+			stdin = bytes.NewReader(buffered)
+		}
+	}
 	var overBudget []string
 	for _, name := range files {
-		over, err := replayFile(ctx, prov.Tracer(), name, c.Stdin, s.Recording(redactor))
+		over, err := replayFile(ctx, prov.Tracer(), name, stdin, opts)
 		if err != nil {
 			fmt.Fprintln(c.Stderr, oneline.Join(redactor.Redact(err.Error())))
 			status = 1

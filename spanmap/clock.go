@@ -18,6 +18,7 @@ import "time"
 // and no event lands before its session or after it was read.
 type clock struct {
 	live      bool
+	shift     time.Duration // added to the stream's times in replay (replay --now)
 	offset    time.Duration // the agent's clock to cursor-otel's, live
 	offsetSet bool
 	floor     time.Time // no event before it: the session's start, when fixed
@@ -36,7 +37,7 @@ func (c *clock) place(stream, readAt time.Time) (t time.Time, measured, ok bool)
 	case c.live:
 		t, measured = readAt, true
 	case !stream.IsZero():
-		t, measured = stream, true
+		t, measured = stream.Add(c.shift), true
 	default:
 		t = c.latest
 	}
@@ -54,10 +55,13 @@ func (c *clock) place(stream, readAt time.Time) (t time.Time, measured, ok bool)
 
 // agentTime is a time of the agent's clock (a tool's startedAtMs, say)
 // on cursor-otel's: live, by the session's offset, bounded by when its
-// line was read; in replay, as it is.
+// line was read; in replay, as it is (shifted, if asked).
 func (c *clock) agentTime(stream, readAt time.Time) time.Time {
-	if !c.live || stream.IsZero() {
+	if stream.IsZero() {
 		return stream
+	}
+	if !c.live {
+		return stream.Add(c.shift)
 	}
 	if !c.offsetSet {
 		c.offset, c.offsetSet = readAt.Sub(stream), true

@@ -36,6 +36,9 @@ type Options struct {
 	// MaxBudgetUSD, when above zero, marks a session whose estimated cost
 	// is over it, or cannot be known, as budget_exceeded.
 	MaxBudgetUSD float64
+	// Shift is added to every time the stream gives, in replay: replay
+	// --now moves a recording to the present, its durations and order kept.
+	Shift time.Duration
 	// Now gives the time of a stream that has none of its own, in replay.
 	// Nil means time.Now.
 	Now func() time.Time

@@ -58,6 +58,7 @@ func (r *Recorder) newSession() *session {
 		asked: map[string]time.Time{},
 	}
 	s.prompt.max = 2 * r.opts.MaxContent
+	s.clock.shift = r.opts.Shift
 	// A span started and never ended gives the session its IDs and the
 	// sampler's decision (a TRACEPARENT's, a ratio's); the session's own
 	// span is made at its end with them.

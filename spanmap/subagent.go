@@ -40,6 +40,8 @@ func (s *session) subagent(task *pending, sub *parse.Subagent) {
 		agent.attrs = append(agent.attrs, InputMessages.String(inputMessage(rec.text(sub.Prompt, rec.opts.MaxContent))))
 	}
 
+	// A step's own times are the agent's clock, as the task's are.
+	place := func(t time.Time) time.Time { return s.clock.agentTime(t, s.readAt) }
 	var chat *subagentTurn
 	flush := func() {
 		if chat != nil {
@@ -65,7 +67,7 @@ func (s *session) subagent(task *pending, sub *parse.Subagent) {
 		if chat == nil {
 			chat = newSubagentTurn(rec, agent, model)
 		}
-		chat.tool(rec, st)
+		chat.tool(rec, st, place)
 	}
 	flush()
 	rec.emit(agent)
@@ -93,12 +95,12 @@ func newSubagentTurn(rec *Recorder, agent *pending, model string) *subagentTurn 
 }
 
 // tool records one tool call of the turn.
-func (c *subagentTurn) tool(rec *Recorder, st parse.Step) {
+func (c *subagentTurn) tool(rec *Recorder, st parse.Step, place func(time.Time) time.Time) {
 	call := *st.Tool
 	name := cmp.Or(rec.text(call.Name, maxMessage), "unknown")
 	c.tools++
 	c.calls = append(c.calls, toolPart{id: call.ID, name: name, args: call.Args})
-	start, end := call.StartedAt, call.CompletedAt
+	start, end := place(call.StartedAt), place(call.CompletedAt)
 	timed := !start.IsZero() && !end.IsZero() && !end.Before(start)
 	if !timed {
 		start, end = c.at, c.at
