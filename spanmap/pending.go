@@ -74,7 +74,11 @@ func (r *Recorder) emit(p *pending) {
 	if end.Before(p.start) {
 		end = p.start
 	}
-	_, span := r.tracer.Start(ctx, p.name, trace.WithTimestamp(p.start), trace.WithSpanKind(p.kind), trace.WithAttributes(p.attrs...))
+	attrs := p.attrs
+	if !r.opts.CaptureContent && Value(attrs, OperationName).AsString() == OpExecuteTool {
+		attrs = append(attrs, metadataView(attrs)...)
+	}
+	_, span := r.tracer.Start(ctx, p.name, trace.WithTimestamp(p.start), trace.WithSpanKind(p.kind), trace.WithAttributes(attrs...))
 	if got := span.SpanContext().SpanID(); got != p.sc.SpanID() && span.IsRecording() {
 		panic(fmt.Sprintf("spanmap: span %q got ID %s, not the %s reserved: the TracerProvider must use spanmap.IDGenerator", p.name, got, p.sc.SpanID()))
 	}
