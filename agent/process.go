@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -44,6 +45,8 @@ type Process struct {
 	watchdog *watchdog
 	jobs     *jobControl
 	exited   chan Exit
+	activity atomic.Int64 // when the agent last wrote, in Unix nanoseconds
+	reaped   atomic.Bool  // the agent has exited
 }
 
 // Start starts the agent. Its stdout is forwarded to the user's as bytes
@@ -126,6 +129,7 @@ func (p *Process) run(s Spec, files []*os.File, started chan<- error) {
 		return
 	}
 	p.proc = proc
+	p.wrote(time.Now())
 	p.jobs.begin(proc.Pid)
 	if p.watchdog, err = startWatchdog(proc.Pid); err != nil {
 		p.watchdog = nil // tracing goes on; only the orphan guard is missing
@@ -143,6 +147,7 @@ func (p *Process) run(s Spec, files []*os.File, started chan<- error) {
 			continue
 		}
 		at := time.Now()
+		p.reaped.Store(true)
 		signals := p.jobs.end()
 		exit := Exit{At: at, Code: ws.ExitStatus(), Signals: signals, Interrupted: len(signals) > 0}
 		switch {
@@ -167,6 +172,7 @@ func (p *Process) pumpStdout(r *os.File, dst io.Writer) {
 		n, err := r.Read(buf)
 		if n > 0 {
 			at := time.Now()
+			p.wrote(at)
 			if dst != nil {
 				if _, werr := dst.Write(buf[:n]); werr != nil {
 					// The user's stdout is gone (a closed pipe): close the
@@ -185,7 +191,7 @@ func (p *Process) pumpStdout(r *os.File, dst io.Writer) {
 
 func (p *Process) pumpStderr(r *os.File, dst io.Writer) {
 	defer p.pumps.Done()
-	_, _ = io.Copy(io.MultiWriter(dst, p.tail), r)
+	_, _ = io.Copy(io.MultiWriter(dst, p.tail), activityReader{r, p})
 }
 
 // Output is the copy of the agent's stdout (and, when Merged, stderr).

@@ -43,7 +43,7 @@ func Run(ctx context.Context, c Config) int {
 	status := 0
 	redactor := s.Redactor(c.Environ)
 	reports := s.Reports()
-	cfg := s.Tracing(c.Getenv, redactor, reports)
+	cfg := s.Tracing(c.Getenv, redactor)
 	if !s.Quiet {
 		cfg.Processors = append(cfg.Processors, tracer.OnTraceEnd(func(t tracer.Trace) { tree.Print(c.Stdout, t.Spans, t.Finished) }))
 	}
@@ -51,6 +51,9 @@ func Run(ctx context.Context, c Config) int {
 	if err != nil {
 		fmt.Fprintln(c.Stderr, oneline.Join(redactor.Redact(err.Error()), "replaying without export"))
 		prov, status = tracer.NewNoExport(ctx, cfg), 1
+	}
+	if err := settings.Report(prov, reports); err != nil {
+		fmt.Fprintln(c.Stderr, oneline.Join(err.Error()))
 	}
 	files := c.Files
 	if len(files) == 0 {

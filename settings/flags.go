@@ -26,6 +26,8 @@ type Flags struct {
 	SummaryJSON        string   `name:"summary-json" help:"Append the report's figures to FILE as one JSON object per session. ($CURSOR_OTEL_SUMMARY_JSON)" placeholder:"FILE"`
 	Prices             string   `help:"A JSON file of model prices, over the built-in ones: {\"models\": {\"NAME-OR-GLOB\": {\"input\": 3, \"output\": 15, \"cache_read\": 0.3, \"cache_write\": 3.75}}}, USD per million tokens. ($CURSOR_OTEL_PRICES)" placeholder:"FILE"`
 	MaxBudgetUSD       string   `name:"max-budget-usd" help:"Exit 3 when a run that succeeded cost more than this many US dollars (estimated), or its cost cannot be known; the session is marked budget_exceeded. ($CURSOR_OTEL_MAX_BUDGET_USD)" placeholder:"USD"`
+	StallThreshold     string   `help:"A gap this long without output from the agent is a stall, recorded on the trace and in the summary (default 3m; off for none). ($CURSOR_OTEL_STALL_THRESHOLD)" placeholder:"DURATION"`
+	StallTimeout       string   `help:"Stop the agent (TERM, then KILL) after this long without output, and end its trace saying so (off by default). ($CURSOR_OTEL_STALL_TIMEOUT)" placeholder:"DURATION"`
 	TraceURL           string   `help:"Link to each trace from the report: a URL with {trace_id} in it, e.g. http://jaeger:16686/trace/{trace_id}. ($CURSOR_OTEL_TRACE_URL)" placeholder:"TEMPLATE"`
 }
 

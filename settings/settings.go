@@ -26,6 +26,8 @@ type Settings struct {
 	TraceURL           string
 	Prices             *pricing.Table // the built-in prices, under a user's file if one is named
 	MaxBudgetUSD       float64        // 0: no budget
+	StallThreshold     time.Duration  // a longer gap without output is a stall; 0: none are recorded
+	StallTimeout       time.Duration  // stop the agent after this long without output; 0: never
 	// Rewrite runs json and text as stream-json, to trace them
 	// (CURSOR_OTEL_REWRITE, which has no flag).
 	Rewrite bool
@@ -35,6 +37,7 @@ type Settings struct {
 const (
 	DefaultMaxAttributeLength = 16 << 10
 	DefaultFlushTimeout       = 3 * time.Second
+	DefaultStallThreshold     = 3 * time.Minute
 )
 
 // Problems are the settings that are wrong, each saying what to write.
@@ -61,6 +64,7 @@ func Load(f Flags, getenv func(string) string) (Settings, error) {
 		DefaultRedaction:   l.on("default-redaction", f.DefaultRedaction, true),
 		Quiet:              l.on("quiet", f.Quiet, false),
 		FlushTimeout:       DefaultFlushTimeout,
+		StallThreshold:     DefaultStallThreshold,
 		Agent:              l.text("agent", f.Agent),
 		Summary:            l.text("summary", f.Summary),
 		SummaryJSON:        l.text("summary-json", f.SummaryJSON),
@@ -72,6 +76,23 @@ func Load(f Flags, getenv func(string) string) (Settings, error) {
 			l.bad(where, text, err)
 		} else {
 			s.MaxAttributeLength = n
+		}
+	}
+	for _, d := range []struct {
+		flag, given string
+		into        *time.Duration
+	}{{"stall-threshold", f.StallThreshold, &s.StallThreshold}, {"stall-timeout", f.StallTimeout, &s.StallTimeout}} {
+		text, where := l.value(d.flag, d.given)
+		switch {
+		case text == "":
+		case strings.EqualFold(text, "off"):
+			*d.into = 0
+		default:
+			if v, err := parseDuration(text); err != nil {
+				l.bad(where, text, err)
+			} else {
+				*d.into = v
+			}
 		}
 	}
 	if text, where := l.value("flush-timeout", f.FlushTimeout); text != "" {

@@ -1,12 +1,14 @@
 package settings
 
 import (
+	"context"
 	"strings"
 
 	"go.opentelemetry.io/otel/attribute"
 
 	"github.com/cursor-otel/cursor-otel/ci"
 	"github.com/cursor-otel/cursor-otel/internal/version"
+	"github.com/cursor-otel/cursor-otel/metrics"
 	"github.com/cursor-otel/cursor-otel/redact"
 	"github.com/cursor-otel/cursor-otel/spanmap"
 	"github.com/cursor-otel/cursor-otel/summary"
@@ -28,7 +30,7 @@ func (s Settings) Redactor(environ []string, secrets ...string) *redact.Redactor
 // Recording is what the span model records.
 func (s Settings) Recording(r *redact.Redactor) spanmap.Options {
 	return spanmap.Options{CaptureContent: s.CaptureContent, MaxContent: s.MaxAttributeLength, Redact: r.Redact, RedactJSON: r.RedactJSON,
-		Prices: s.Prices, MaxBudgetUSD: s.MaxBudgetUSD}
+		Prices: s.Prices, MaxBudgetUSD: s.MaxBudgetUSD, StallAfter: s.StallThreshold}
 }
 
 // Reports are the summary files the settings name.
@@ -37,11 +39,11 @@ func (s Settings) Reports() *summary.Files {
 }
 
 // Tracing is how the SDK is set up: the CI run, if any, described in the
-// resource (redacted: a clone URL can carry a token), and a report of each
-// session when one is asked for. With content captured a span can weigh
-// several values of MaxAttributeLength (arguments, result, messages), so
-// batches are sized to keep every export under the receivers' limit.
-func (s Settings) Tracing(getenv func(string) string, r *redact.Redactor, reports *summary.Files) tracer.Config {
+// resource (redacted: a clone URL can carry a token). With content
+// captured a span can weigh several values of MaxAttributeLength
+// (arguments, result, messages), so batches are sized to keep every
+// export under the receivers' limit.
+func (s Settings) Tracing(getenv func(string) string, r *redact.Redactor) tracer.Config {
 	cfg := tracer.Config{Getenv: getenv, FlushTimeout: s.FlushTimeout, Version: version.Read().String(),
 		IDGenerator: spanmap.NewIDGenerator()}
 	for _, a := range ci.Detect(getenv) {
@@ -50,10 +52,28 @@ func (s Settings) Tracing(getenv func(string) string, r *redact.Redactor, report
 	if s.CaptureContent {
 		cfg.MaxSpanBytes = 4*max(s.MaxAttributeLength, 0) + 4<<10
 	}
-	if reports.Wanted() {
-		cfg.Processors = append(cfg.Processors, tracer.OnTraceEnd(reports.Write))
-	}
 	return cfg
+}
+
+// Report has each finished session's report written to the files asked
+// for and recorded as metrics: computed once, from the session's spans,
+// for both.
+func Report(prov *tracer.Provider, files *summary.Files) error {
+	meters, err := metrics.New(prov.Meter())
+	if err != nil {
+		return err
+	}
+	prov.OnTraceEnd(func(t tracer.Trace) {
+		r, ok := summary.FromTrace(t.Spans)
+		if !ok {
+			return
+		}
+		if files.Wanted() {
+			files.Write(r)
+		}
+		meters.Record(context.Background(), r)
+	})
+	return nil
 }
 
 // lookup reads environ as os.Getenv reads the process's: the last

@@ -36,6 +36,10 @@ type Options struct {
 	// MaxBudgetUSD, when above zero, marks a session whose estimated cost
 	// is over it, or cannot be known, as budget_exceeded.
 	MaxBudgetUSD float64
+	// StallAfter, when above zero, is the longest gap without output from
+	// the agent that is not a stall: each longer one is a cursor.stall
+	// event on its session.
+	StallAfter time.Duration
 	// Shift is added to every time the stream gives, in replay: replay
 	// --now moves a recording to the present, its durations and order kept.
 	Shift time.Duration
@@ -90,6 +94,7 @@ func (r *Recorder) Begin(t time.Time, attrs ...attribute.KeyValue) context.Conte
 	s := r.sess
 	s.clock.live = true
 	s.fixStart(t)
+	s.activity = t // from the agent's start: a silent start-up is a stall too
 	s.span.attrs = append(s.span.attrs, attrs...)
 	return contextOf(r.ctx, s.span.sc)
 }
@@ -115,6 +120,9 @@ func (r *Recorder) Record(ev parse.Event, readAt time.Time) {
 type End struct {
 	Time     time.Time // zero: the latest time in the session
 	ExitCode *int      // the agent's exit status, when it ran live
+	// StallTimeout, when set, says cursor-otel stopped the agent after
+	// that long without output (--stall-timeout).
+	StallTimeout time.Duration
 	// StderrTail is the end of the agent's stderr, kept when the run failed.
 	StderrTail string
 	// UntracedBytes is how much of the agent's output was not read because

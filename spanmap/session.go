@@ -48,6 +48,10 @@ type session struct {
 	prompt          boundedText
 	invalid, unknow int
 	waited          time.Duration // on interaction requests (approvals)
+
+	activity     time.Time // when the agent last gave output
+	stalls       int
+	longestStall time.Duration
 }
 
 func (r *Recorder) newSession() *session {
@@ -98,6 +102,11 @@ func (s *session) record(ev parse.Event, readAt time.Time) {
 		s.clock.latest = t
 	}
 	s.flushWaiting(t)
+	if s.clock.live {
+		s.output(readAt)
+	} else if told {
+		s.output(t)
+	}
 	s.handle(ev, t, told)
 }
 
@@ -378,6 +387,10 @@ func (s *session) finish(end End) {
 	slices.SortFunc(running, func(a, b *toolCall) int {
 		return cmp.Or(a.start.Compare(b.start), cmp.Compare(a.call.ID, b.call.ID))
 	})
+	// The silence before the end: a stall, or what --stall-timeout ended.
+	if gap := endTime.Sub(s.activity); !s.activity.IsZero() && (end.StallTimeout > 0 || s.rec.opts.StallAfter > 0 && gap > s.rec.opts.StallAfter) {
+		s.stall(s.activity, endTime)
+	}
 	interrupted := len(end.Signals) > 0
 	for _, tc := range running {
 		tc.parent.see(endTime)
@@ -420,6 +433,10 @@ func (s *session) finish(end End) {
 	if end.ExitCode != nil {
 		attrs = append(attrs, ExitCode.Int(*end.ExitCode))
 	}
+	attrs = append(attrs, s.stallAttributes()...)
+	if end.StallTimeout > 0 {
+		attrs = append(attrs, StallTimeout.Int64(end.StallTimeout.Milliseconds()))
+	}
 	for _, sig := range end.Signals {
 		s.span.addEvent(EventSignal, sig.At, SignalName.String(sig.Name))
 	}
@@ -452,6 +469,9 @@ func (s *session) failure(end End, overBudget string) (errType, msg string) {
 			errType = t
 		}
 		reasons = append(reasons, m)
+	}
+	if end.StallTimeout > 0 {
+		note(ErrStallTimeout, fmt.Sprintf("no output for %s: cursor-otel stopped the agent (--stall-timeout)", end.StallTimeout))
 	}
 	switch {
 	case s.result == nil && !end.NoStream && end.UntracedBytes > 0:

@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/cursor-otel/cursor-otel/pricing"
-	"github.com/cursor-otel/cursor-otel/tracer"
 )
 
 // Files appends the report of each finished session to the files a user
@@ -27,12 +26,8 @@ type Files struct {
 // Wanted says a report is to be written at all.
 func (f *Files) Wanted() bool { return f != nil && (f.Markdown != "" || f.JSON != "") }
 
-// Write appends the report of the session among a trace's spans.
-func (f *Files) Write(t tracer.Trace) {
-	r, ok := FromTrace(t.Spans)
-	if !ok {
-		return
-	}
+// Write appends the report of a session.
+func (f *Files) Write(r Report) {
 	if f.TraceURL != "" {
 		r.TraceURL = strings.ReplaceAll(f.TraceURL, "{trace_id}", r.TraceID)
 	}

@@ -70,6 +70,16 @@ func (r Report) Markdown() string {
 		b.WriteString(line + "\n\n")
 	}
 
+	if len(r.Stalls) > 0 {
+		b.WriteString("**Stalls**: gaps without output from the agent\n\n| at | silent for | in flight |\n|---:|---:|---|\n")
+		for _, s := range r.Stalls {
+			fmt.Fprintf(&b, "| +%s | %s | %s |\n", dur(s.StartMs), dur(s.DurationMs), cell(s.InFlight))
+		}
+		if r.StallTimeoutMs > 0 {
+			fmt.Fprintf(&b, "\ncursor-otel stopped the agent after %s without output (--stall-timeout).\n", dur(r.StallTimeoutMs))
+		}
+		b.WriteString("\n")
+	}
 	if len(r.ToolKinds) > 0 {
 		b.WriteString("| tool | calls | total | p50 | max |\n|---|---:|---:|---:|---:|\n")
 		for _, k := range r.ToolKinds {
@@ -113,7 +123,7 @@ func (r Report) waterfall() string {
 	}
 	fmt.Fprintf(&b, "%-14s %-*s %s\n", "", waterfallWidth, "0s", dur(r.WallMs))
 	rows := 0
-	tools := r.tools
+	tools := r.ToolCalls
 	for _, mc := range r.ModelCalls {
 		if rows >= waterfallRows {
 			break
@@ -132,7 +142,7 @@ func (r Report) waterfall() string {
 			rows++
 		}
 	}
-	if left := len(r.ModelCalls) + len(r.tools) - rows; left > 0 {
+	if left := len(r.ModelCalls) + len(r.ToolCalls) - rows; left > 0 {
 		fmt.Fprintf(&b, "… %d more\n", left)
 	}
 	return b.String()

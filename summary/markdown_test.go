@@ -24,7 +24,7 @@ func TestMarkdownKeepsTextText(t *testing.T) {
 		Slowest:   []ToolCall{{Name: "shell", Subject: command, Outcome: "failure", ExitCode: &one, DurationMs: 1000}},
 		Failed:    []ToolCall{{Name: "shell", Subject: "``", Outcome: "failure", Error: "<u>x</u>"}},
 	}
-	r.tools = r.Slowest
+	r.ToolCalls = r.Slowest
 	md := r.Markdown()
 	if strings.ContainsAny(md, "\x1b") {
 		t.Errorf("summary holds a raw escape:\n%q", md)

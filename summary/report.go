@@ -40,11 +40,17 @@ type Report struct {
 	PricedAs  string   `json:"priced_as,omitempty"`
 	BudgetUSD *float64 `json:"budget_usd,omitempty"`
 
+	// Stalls are the gaps without output from the agent longer than the
+	// stall threshold; StallTimeoutMs is set when cursor-otel stopped the
+	// agent for one (--stall-timeout).
+	Stalls         []Stall `json:"stalls,omitempty"`
+	StallTimeoutMs int64   `json:"stall_timeout_ms,omitempty"`
+
 	ModelCalls []ModelCall `json:"model_calls"`
 	ToolKinds  []ToolKind  `json:"tool_kinds"`
 	Slowest    []ToolCall  `json:"slowest_tool_calls"`
 	Failed     []ToolCall  `json:"failed_tool_calls"`
-	tools      []ToolCall  // every tool call, for the waterfall
+	ToolCalls  []ToolCall  `json:"-"` // every tool call: the waterfall's, the metrics'; the JSON has the slowest and the failed
 }
 
 // Split divides the wall time: ModelMs + ToolsMs + IdleMs = WallMs. Model
@@ -69,6 +75,13 @@ type Tokens struct {
 	CacheCreation int64 `json:"cache_creation"`
 }
 
+// Stall is one gap without output.
+type Stall struct {
+	StartMs    int64  `json:"start_ms"` // from the session's start
+	DurationMs int64  `json:"duration_ms"`
+	InFlight   string `json:"in_flight"` // what the agent was busy with
+}
+
 // ModelCall is one model call.
 type ModelCall struct {
 	ID           string `json:"id,omitempty"`
@@ -78,6 +91,7 @@ type ModelCall struct {
 	ThinkingMs   int64  `json:"thinking_ms"`
 	ToolCalls    int    `json:"tool_calls"`
 	Error        string `json:"error,omitempty"`
+	ErrorType    string `json:"error_type,omitempty"`
 }
 
 // ToolKind is every call of one tool.
@@ -165,6 +179,7 @@ func FromTrace(spans []sdktrace.ReadOnlySpan) (Report, bool) {
 		}
 		if c.Status().Code == codes.Error {
 			mc.Error = c.Status().Description
+			mc.ErrorType = cmp.Or(spanmap.Value(a, spanmap.ErrorType).AsString(), "error")
 		}
 		r.ModelCalls = append(r.ModelCalls, mc)
 		r.Split.ThinkingMs += mc.ThinkingMs
@@ -183,7 +198,7 @@ func FromTrace(spans []sdktrace.ReadOnlySpan) (Report, bool) {
 		if call.Outcome == spanmap.OutcomeSuccess {
 			call.Error = ""
 		}
-		r.tools = append(r.tools, call)
+		r.ToolCalls = append(r.ToolCalls, call)
 		kinds[call.Name] = append(kinds[call.Name], call.DurationMs)
 		toolSpans = append(toolSpans, interval{t.StartTime(), t.EndTime()})
 		if call.Outcome != spanmap.OutcomeSuccess {
@@ -201,7 +216,7 @@ func FromTrace(spans []sdktrace.ReadOnlySpan) (Report, bool) {
 	slices.SortFunc(r.ToolKinds, func(a, b ToolKind) int {
 		return cmp.Or(cmp.Compare(b.TotalMs, a.TotalMs), strings.Compare(a.Name, b.Name))
 	})
-	r.Slowest = slices.Clone(r.tools)
+	r.Slowest = slices.Clone(r.ToolCalls)
 	slices.SortStableFunc(r.Slowest, func(a, b ToolCall) int { return cmp.Compare(b.DurationMs, a.DurationMs) })
 	r.Slowest = r.Slowest[:min(slowest, len(r.Slowest))]
 
@@ -211,6 +226,14 @@ func FromTrace(spans []sdktrace.ReadOnlySpan) (Report, bool) {
 	r.Split.ModelMs = busy - r.Split.ToolsMs
 	r.Split.IdleMs = r.WallMs - busy
 	r.Split.ReconnectingMs, r.Retries = reconnects(session)
+	for _, e := range session.Events() {
+		if e.Name == spanmap.EventStall {
+			r.Stalls = append(r.Stalls, Stall{StartMs: ms(e.Time.Sub(origin)),
+				DurationMs: spanmap.Value(e.Attributes, spanmap.StallDurationMs).AsInt64(),
+				InFlight:   spanmap.Value(e.Attributes, spanmap.StallInFlight).AsString()})
+		}
+	}
+	r.StallTimeoutMs = spanmap.Value(attrs, spanmap.StallTimeout).AsInt64()
 	return r, true
 }
 

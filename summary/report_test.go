@@ -20,7 +20,6 @@ import (
 	"github.com/cursor-otel/cursor-otel/internal/golden"
 	"github.com/cursor-otel/cursor-otel/parse"
 	"github.com/cursor-otel/cursor-otel/spanmap"
-	"github.com/cursor-otel/cursor-otel/tracer"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata")
@@ -143,7 +142,7 @@ func TestReportInvariants(t *testing.T) {
 			for _, k := range r.ToolKinds {
 				kinds += k.TotalMs
 			}
-			for _, c := range r.tools {
+			for _, c := range r.ToolCalls {
 				calls += c.DurationMs
 			}
 			if kinds != calls {
@@ -180,7 +179,7 @@ func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
 // A report whose spans lie outside the session's time still renders.
 func TestWaterfallOutsideTheSession(t *testing.T) {
 	r := Report{WallMs: 1000, ModelCalls: []ModelCall{{StartMs: -5000, DurationMs: 100}, {StartMs: 900, DurationMs: 9000}}}
-	r.tools = []ToolCall{{Name: "shell", StartMs: -4000, DurationMs: 10}, {Name: "read", StartMs: 2000, DurationMs: 5}}
+	r.ToolCalls = []ToolCall{{Name: "shell", StartMs: -4000, DurationMs: 10}, {Name: "read", StartMs: 2000, DurationMs: 5}}
 	if md := r.Markdown(); !strings.Contains(md, "model call") {
 		t.Errorf("no waterfall in:\n%s", md)
 	}
@@ -191,8 +190,11 @@ func TestFilesTotal(t *testing.T) {
 	md := filepath.Join(t.TempDir(), "summary.md")
 	files := &Files{Markdown: md}
 	for _, path := range []string{"../examples/fix-failing-test.ndjson", "../examples/parallel-tools.ndjson", "../examples/failed-run.ndjson"} {
-		spans := replayed(t, path)
-		files.Write(tracer.Trace{Spans: spans, Finished: true})
+		r, ok := FromTrace(replayed(t, path))
+		if !ok {
+			t.Fatalf("%s: no session", path)
+		}
+		files.Write(r)
 	}
 	files.Finish()
 	data, err := os.ReadFile(md)

@@ -18,6 +18,7 @@ import (
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/exporters/stdout/stdouttrace"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
@@ -75,7 +76,9 @@ const (
 // Provider is a configured TracerProvider.
 type Provider struct {
 	tp           *sdktrace.TracerProvider
-	guard        *guard // nil when nothing is exported over OTLP
+	mp           *sdkmetric.MeterProvider // nil when metrics go nowhere
+	metricGuard  *metricGuard             // nil when metrics do not go over OTLP
+	guard        *guard                   // nil when nothing is exported over OTLP
 	ended        atomic.Int64
 	flushTimeout time.Duration
 	deadline     time.Time // of the flush, once EndingAt was called
@@ -97,7 +100,8 @@ func New(ctx context.Context, cfg Config) (*Provider, error) {
 		return nil, errors.Join(problems...)
 	}
 	p := &Provider{flushTimeout: cfg.FlushTimeout, settings: s, version: cfg.Version}
-	opts := []sdktrace.TracerProviderOption{sdktrace.WithResource(newResource(ctx, cfg)), sdktrace.WithSampler(s.sampler)}
+	res := newResource(ctx, cfg)
+	opts := []sdktrace.TracerProviderOption{sdktrace.WithResource(res), sdktrace.WithSampler(s.sampler)}
 	if cfg.IDGenerator != nil {
 		opts = append(opts, sdktrace.WithIDGenerator(cfg.IDGenerator))
 	}
@@ -118,7 +122,7 @@ func New(ctx context.Context, cfg Config) (*Provider, error) {
 		batch = append(batch, sdktrace.WithMaxExportBatchSize(size))
 	}
 	held := max(size, min(maxHeldSpans, maxHeldBytes/spanBytes))
-	for _, name := range s.exporters {
+	for _, name := range s.traces.exporters {
 		exp, err := p.newExporter(ctx, name, cfg, size, held)
 		if err != nil {
 			return nil, err
@@ -126,6 +130,11 @@ func New(ctx context.Context, cfg Config) (*Provider, error) {
 		opts = append(opts, sdktrace.WithBatcher(exp, batch...))
 	}
 	p.tp = sdktrace.NewTracerProvider(opts...)
+	mp, err := p.newMeterProvider(ctx, cfg, res)
+	if err != nil {
+		return nil, err
+	}
+	p.mp = mp
 	return p, nil
 }
 
@@ -133,7 +142,7 @@ func New(ctx context.Context, cfg Config) (*Provider, error) {
 // wrong: the run goes on, the processors still see every span.
 func NewNoExport(ctx context.Context, cfg Config) *Provider {
 	cfg.Getenv = func(k string) string {
-		if k == "OTEL_TRACES_EXPORTER" {
+		if k == "OTEL_TRACES_EXPORTER" || k == "OTEL_METRICS_EXPORTER" {
 			return "none"
 		}
 		return ""
@@ -158,25 +167,25 @@ func (p *Provider) newExporter(ctx context.Context, name string, cfg Config, bat
 	// collector that is down costs every CI run that second, so not more.
 	// The default endpoint gets none: it is a local collector, and nothing
 	// there now means nothing will be.
-	retry, backoff, maxBackoff, give := p.settings.userEndpoint, 200*time.Millisecond, 500*time.Millisecond, min(cfg.FlushTimeout/2, time.Second)
-	if p.settings.protocol == "grpc" {
+	retry, backoff, maxBackoff, give := p.settings.traces.userEndpoint, 200*time.Millisecond, 500*time.Millisecond, min(cfg.FlushTimeout/2, time.Second)
+	if p.settings.traces.protocol == "grpc" {
 		opts := []otlptracegrpc.Option{otlptracegrpc.WithRetry(otlptracegrpc.RetryConfig{
 			Enabled: retry, InitialInterval: backoff, MaxInterval: maxBackoff, MaxElapsedTime: give}),
 			otlptracegrpc.WithDialOption(grpc.WithConnectParams(reconnect()))}
-		if !p.settings.userEndpoint {
-			opts = append(opts, otlptracegrpc.WithEndpoint(p.settings.endpoint), otlptracegrpc.WithInsecure())
+		if !p.settings.traces.userEndpoint {
+			opts = append(opts, otlptracegrpc.WithEndpoint(p.settings.traces.endpoint), otlptracegrpc.WithInsecure())
 		}
 		exp, err = otlptracegrpc.New(ctx, opts...)
 	} else {
 		opts := []otlptracehttp.Option{otlptracehttp.WithRetry(otlptracehttp.RetryConfig{
 			Enabled: retry, InitialInterval: backoff, MaxInterval: maxBackoff, MaxElapsedTime: give})}
-		if !p.settings.userEndpoint {
-			opts = append(opts, otlptracehttp.WithEndpoint(p.settings.endpoint), otlptracehttp.WithInsecure())
+		if !p.settings.traces.userEndpoint {
+			opts = append(opts, otlptracehttp.WithEndpoint(p.settings.traces.endpoint), otlptracehttp.WithInsecure())
 		}
 		exp, err = otlptracehttp.New(ctx, opts...)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("OTLP exporter for %s: %w", p.settings.endpoint, err)
+		return nil, fmt.Errorf("OTLP exporter for %s: %w", p.settings.traces.endpoint, err)
 	}
 	p.guard = newGuard(exp, batchSize, held)
 	return p.guard, nil
@@ -228,6 +237,14 @@ type Report struct {
 	Endpoint     string // where they were sent
 	UserEndpoint bool   // the user named the endpoint
 	Err          error  // why some were not exported; nil when all were, or none were meant to be
+
+	MetricPoints    int    // metric data points the collector accepted
+	MetricsErr      error  // why the metrics were not exported; nil when they were, or went nowhere
+	MetricsEndpoint string // where they were sent
+	// MetricsUserEndpoint: the user named where the metrics go.
+	MetricsUserEndpoint bool
+	// MetricsUnsupported: the collector takes no metrics (Jaeger alone).
+	MetricsUnsupported bool
 }
 
 // Lost is the number of spans that ended and were not exported.
@@ -257,7 +274,18 @@ func (p *Provider) Shutdown(ctx context.Context) Report {
 	ctx, cancel := context.WithDeadline(ctx, p.deadline)
 	defer cancel()
 	shutdownErr := p.tp.Shutdown(ctx)
-	r := Report{Spans: int(p.ended.Load()), Endpoint: p.settings.endpoint, UserEndpoint: p.settings.userEndpoint, FlushTimeout: p.flushTimeout}
+	var metricsErr error
+	if p.mp != nil {
+		metricsErr = p.mp.Shutdown(ctx)
+	}
+	r := Report{Spans: int(p.ended.Load()), Endpoint: p.settings.traces.endpoint, UserEndpoint: p.settings.traces.userEndpoint, FlushTimeout: p.flushTimeout}
+	if g := p.metricGuard; g != nil {
+		r.MetricPoints, r.MetricsUnsupported, r.MetricsErr = g.result()
+		if r.MetricsErr == nil && metricsErr != nil && !r.MetricsUnsupported {
+			r.MetricsErr = metricsErr
+		}
+		r.MetricsEndpoint, r.MetricsUserEndpoint = p.settings.metrics.endpoint, p.settings.metrics.userEndpoint
+	}
 	if p.guard == nil {
 		r.Exported = r.Spans
 		return r

@@ -18,11 +18,16 @@ import (
 // the rest (headers, TLS files, compression, timeout) the OTLP exporters
 // read themselves, once readSettings has checked them.
 type settings struct {
+	traces, metrics signal
+	sampler         sdktrace.Sampler
+}
+
+// signal is where one signal (traces, metrics) is exported.
+type signal struct {
 	exporters    []string // otlp, console
 	protocol     string   // grpc or http/protobuf
 	endpoint     string   // as the user wrote it, or the default
 	userEndpoint bool
-	sampler      sdktrace.Sampler
 }
 
 // Default endpoints: plaintext, on this machine, as the contract says, so
@@ -60,32 +65,50 @@ func readSettings(getenv func(string) string) (settings, []error) {
 	s.sampler, problems = readSampler(getenv, problems)
 	problems = checkLimits(getenv, problems)
 
-	list := strings.TrimSpace(getenv("OTEL_TRACES_EXPORTER"))
+	s.traces = readSignal(getenv, "TRACES", disabled, bad)
+	s.metrics = readSignal(getenv, "METRICS", disabled, bad)
+	problems = checkOTLP(getenv, problems)
+	// A shared setting read for both signals is said once.
+	var said []string
+	return s, slices.DeleteFunc(problems, func(e error) bool {
+		if slices.Contains(said, e.Error()) {
+			return true
+		}
+		said = append(said, e.Error())
+		return false
+	})
+}
+
+// readSignal reads where one signal goes: OTEL_{TRACES,METRICS}_EXPORTER,
+// and for OTLP the signal's own protocol and endpoint, else the shared ones.
+func readSignal(getenv func(string) string, name string, disabled bool, bad func(string, ...any)) signal {
+	var s signal
+	exporterVar := "OTEL_" + name + "_EXPORTER"
+	list := strings.TrimSpace(getenv(exporterVar))
 	if list == "" {
 		list = "otlp"
 	}
 	none := false
-	for _, name := range strings.Split(list, ",") {
-		switch name = strings.ToLower(strings.TrimSpace(name)); name {
+	for _, e := range strings.Split(list, ",") {
+		switch e = strings.ToLower(strings.TrimSpace(e)); e {
 		case "otlp", "console":
-			if !slices.Contains(s.exporters, name) {
-				s.exporters = append(s.exporters, name)
+			if !slices.Contains(s.exporters, e) {
+				s.exporters = append(s.exporters, e)
 			}
 		case "none":
 			none = true
 		case "":
 		default:
-			bad("OTEL_TRACES_EXPORTER=%q: unknown exporter %q; write otlp, console or none", list, name)
+			bad("%s=%q: unknown exporter %q; write otlp, console or none", exporterVar, list, e)
 		}
 	}
 	if disabled || none {
 		s.exporters = nil
 	}
 	if !slices.Contains(s.exporters, "otlp") {
-		return s, problems
+		return s
 	}
-
-	protocolVar := firstSet(getenv, "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_EXPORTER_OTLP_PROTOCOL")
+	protocolVar := firstSet(getenv, "OTEL_EXPORTER_OTLP_"+name+"_PROTOCOL", "OTEL_EXPORTER_OTLP_PROTOCOL")
 	switch s.protocol = strings.TrimSpace(getenv(protocolVar)); s.protocol {
 	case "":
 		s.protocol = "grpc"
@@ -94,8 +117,7 @@ func readSettings(getenv func(string) string) (settings, []error) {
 		bad("%s=%q is not supported: write grpc or http/protobuf", protocolVar, s.protocol)
 		s.protocol = "grpc"
 	}
-
-	if v := firstSet(getenv, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_ENDPOINT"); v != "" {
+	if v := firstSet(getenv, "OTEL_EXPORTER_OTLP_"+name+"_ENDPOINT", "OTEL_EXPORTER_OTLP_ENDPOINT"); v != "" {
 		s.endpoint, s.userEndpoint = strings.TrimSpace(getenv(v)), true
 		if err := checkEndpoint(s.endpoint); err != nil {
 			bad("%s: %v", v, err)
@@ -105,7 +127,7 @@ func readSettings(getenv func(string) string) (settings, []error) {
 	} else {
 		s.endpoint = defaultHTTPEndpoint
 	}
-	return s, checkOTLP(getenv, problems)
+	return s
 }
 
 // checkEndpoint wants a URL, as the specification does: a bare host:port
@@ -136,7 +158,7 @@ func checkEndpoint(e string) error {
 // with it, without saying so.
 func checkOTLP(getenv func(string) string, problems []error) []error {
 	bad := func(format string, args ...any) { problems = append(problems, fmt.Errorf(format, args...)) }
-	for _, signal := range []string{"OTEL_EXPORTER_OTLP_TRACES_", "OTEL_EXPORTER_OTLP_"} {
+	for _, signal := range []string{"OTEL_EXPORTER_OTLP_TRACES_", "OTEL_EXPORTER_OTLP_METRICS_", "OTEL_EXPORTER_OTLP_"} {
 		if v := getenv(signal + "HEADERS"); v != "" {
 			if _, err := ParseKeyValues(v); err != nil {
 				bad("%sHEADERS: %v; write key=value pairs separated by commas, values URL-encoded (authorization=Bearer%%20…)", signal, err)

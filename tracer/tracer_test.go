@@ -30,19 +30,19 @@ func TestReadSettings(t *testing.T) {
 		wantErr string
 	}{
 		{"defaults: OTLP/gRPC to plaintext localhost:4317", nil,
-			settings{exporters: []string{"otlp"}, protocol: "grpc", endpoint: "localhost:4317"}, ""},
+			settings{traces: signal{exporters: []string{"otlp"}, protocol: "grpc", endpoint: "localhost:4317"}}, ""},
 		{"http/protobuf defaults to localhost:4318", map[string]string{"OTEL_EXPORTER_OTLP_PROTOCOL": "http/protobuf"},
-			settings{exporters: []string{"otlp"}, protocol: "http/protobuf", endpoint: "localhost:4318"}, ""},
+			settings{traces: signal{exporters: []string{"otlp"}, protocol: "http/protobuf", endpoint: "localhost:4318"}}, ""},
 		{"the traces protocol wins", map[string]string{"OTEL_EXPORTER_OTLP_PROTOCOL": "http/protobuf", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL": "grpc"},
-			settings{exporters: []string{"otlp"}, protocol: "grpc", endpoint: "localhost:4317"}, ""},
+			settings{traces: signal{exporters: []string{"otlp"}, protocol: "grpc", endpoint: "localhost:4317"}}, ""},
 		{"a named endpoint", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "https://otel.example.com:4317"},
-			settings{exporters: []string{"otlp"}, protocol: "grpc", endpoint: "https://otel.example.com:4317", userEndpoint: true}, ""},
+			settings{traces: signal{exporters: []string{"otlp"}, protocol: "grpc", endpoint: "https://otel.example.com:4317", userEndpoint: true}}, ""},
 		{"the traces endpoint wins", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://a:4317", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://b:4317"},
-			settings{exporters: []string{"otlp"}, protocol: "grpc", endpoint: "http://b:4317", userEndpoint: true}, ""},
+			settings{traces: signal{exporters: []string{"otlp"}, protocol: "grpc", endpoint: "http://b:4317", userEndpoint: true}}, ""},
 		{"console only", map[string]string{"OTEL_TRACES_EXPORTER": "console"},
-			settings{exporters: []string{"console"}}, ""},
+			settings{traces: signal{exporters: []string{"console"}}}, ""},
 		{"console and otlp", map[string]string{"OTEL_TRACES_EXPORTER": "otlp, console"},
-			settings{exporters: []string{"otlp", "console"}, protocol: "grpc", endpoint: "localhost:4317"}, ""},
+			settings{traces: signal{exporters: []string{"otlp", "console"}, protocol: "grpc", endpoint: "localhost:4317"}}, ""},
 		{"none", map[string]string{"OTEL_TRACES_EXPORTER": "none"}, settings{}, ""},
 		{"SDK disabled", map[string]string{"OTEL_SDK_DISABLED": "true", "OTEL_TRACES_EXPORTER": "otlp"}, settings{}, ""},
 		{"unknown exporter", map[string]string{"OTEL_TRACES_EXPORTER": "zipkin"}, settings{}, `unknown exporter "zipkin"`},
@@ -66,8 +66,8 @@ func TestReadSettings(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !slices.Equal(got.exporters, tt.want.exporters) || got.protocol != tt.want.protocol ||
-				got.endpoint != tt.want.endpoint || got.userEndpoint != tt.want.userEndpoint {
+			if g, w := got.traces, tt.want.traces; !slices.Equal(g.exporters, w.exporters) || g.protocol != w.protocol ||
+				g.endpoint != w.endpoint || g.userEndpoint != w.userEndpoint {
 				t.Errorf("got %+v, want %+v", got, tt.want)
 			}
 		})

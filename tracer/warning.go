@@ -15,6 +15,23 @@ import (
 // did not come within the flush timeout may well have arrived, and are
 // counted apart.
 func (r Report) Warning() string {
+	spans := r.spanWarning()
+	switch {
+	// Metrics to the default endpoint go unsaid: the collector usually
+	// there (Jaeger) takes none, and the spans say whether it is there.
+	case r.MetricsErr == nil || !r.MetricsUserEndpoint:
+		return spans
+	case spans != "":
+		if i := strings.Index(spans, ". Start Jaeger"); i >= 0 {
+			return spans[:i] + "; metrics not exported either" + spans[i:]
+		}
+		return spans + "; metrics not exported either"
+	}
+	return fmt.Sprintf("cursor-otel: metrics export to %s failed: %s", r.MetricsEndpoint, Reason(r.MetricsErr))
+}
+
+// spanWarning is the warning about the spans alone.
+func (r Report) spanWarning() string {
 	if r.Lost() == 0 {
 		return ""
 	}

@@ -111,7 +111,7 @@ func traced(ctx context.Context, c Config, path string, env []string, inv agent.
 	s := c.Settings
 	redactor := s.Redactor(c.Environ, inv.APIKey)
 	reports := s.Reports()
-	cfg := s.Tracing(c.getenv, redactor, reports)
+	cfg := s.Tracing(c.getenv, redactor)
 	prov, err := tracer.New(ctx, cfg)
 	var notes []string
 	if err != nil {
@@ -119,6 +119,9 @@ func traced(ctx context.Context, c Config, path string, env []string, inv agent.
 		// cannot be made) leaves the run untraced but its reports.
 		notes = append(notes, redactor.Redact(err.Error())+"; nothing exported")
 		prov = tracer.NewNoExport(ctx, cfg)
+	}
+	if err := settings.Report(prov, reports); err != nil {
+		notes = append(notes, err.Error())
 	}
 	parent, valid := tracer.ParentFromEnv(ctx, c.getenv)
 	rec := spanmap.NewRecorder(parent, prov.Tracer(), s.Recording(redactor))
@@ -173,7 +176,14 @@ func traced(ctx context.Context, c Config, path string, env []string, inv agent.
 			_, _ = io.Copy(io.Discard, out) // release what the agent still writes
 		}
 	}()
+	stalled := func() bool { return false }
+	if s.StallTimeout > 0 {
+		// Said at once, even with --quiet: the user should know why the
+		// agent is ending.
+		stalled = watchStalls(proc, s.StallTimeout, func(line string) { fmt.Fprintln(c.Stderr, oneline.Join(line)) })
+	}
 	exit := proc.Wait()
+	stoppedForStall := stalled()
 	// From here the flush timeout runs: what tracing is left to do, and
 	// the flush, cannot hold up exit longer, however slow the collector.
 	prov.EndingAt(exit.At)
@@ -186,6 +196,9 @@ func traced(ctx context.Context, c Config, path string, env []string, inv agent.
 	if broken == nil {
 		broken = guarded(func() {
 			end := spanmap.End{Time: exit.At, ExitCode: &exit.Code, StderrTail: exit.StderrTail, UntracedBytes: untraced}
+			if stoppedForStall {
+				end.StallTimeout = s.StallTimeout
+			}
 			for _, sig := range exit.Signals {
 				end.Signals = append(end.Signals, spanmap.Signal{Name: signalName(sig.Signal), At: sig.At})
 			}

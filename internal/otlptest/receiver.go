@@ -1,6 +1,6 @@
-// Package otlptest runs real OTLP trace receivers for tests: a gRPC
-// TraceService and an HTTP /v1/traces endpoint on 127.0.0.1, speaking the
-// protocol's protobuf messages. Nothing is mocked: the code under test
+// Package otlptest runs real OTLP receivers for tests: gRPC TraceService
+// and MetricsService, and HTTP /v1/traces and /v1/metrics, on 127.0.0.1,
+// speaking the protocol's protobuf messages. Nothing is mocked: the code under test
 // exports over the wire to them.
 package otlptest
 
@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	metricscollectorpb "go.opentelemetry.io/proto/otlp/collector/metrics/v1"
 	collectorpb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/grpc"
@@ -44,6 +45,8 @@ type Receiver struct {
 	compressed int       // requests whose payload arrived compressed
 	countOnly  bool      // count spans by name instead of keeping requests
 	names      map[string]int
+	metrics    []*metricscollectorpb.ExportMetricsServiceRequest
+	noMetrics  bool
 
 	serve func() (stop func(), err error) // (re)starts the server on its address
 	stop  func()
@@ -220,6 +223,7 @@ func ListenGRPC(addr string, cfg *tls.Config) (*Receiver, error) {
 		}
 		srv := grpc.NewServer(opts...)
 		collectorpb.RegisterTraceServiceServer(srv, &grpcService{r: r})
+		metricscollectorpb.RegisterMetricsServiceServer(srv, &grpcMetricsService{r: r})
 		go func() { _ = srv.Serve(lis) }()
 		return srv.Stop
 	})
@@ -279,6 +283,7 @@ func startHTTP(t testing.TB, cfg *tls.Config) *Receiver {
 	r, err := listen("127.0.0.1:0", cfg != nil, func(r *Receiver, lis net.Listener) func() {
 		mux := http.NewServeMux()
 		mux.HandleFunc("POST /v1/traces", r.serveHTTP)
+		mux.HandleFunc("POST /v1/metrics", r.serveHTTPMetrics)
 		srv := &http.Server{Handler: mux}
 		if cfg != nil {
 			lis = tls.NewListener(lis, cfg)

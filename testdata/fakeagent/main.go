@@ -120,7 +120,9 @@ func main() {
 		if os.Getenv("FAKEAGENT_ON_SIGNAL") == "continue" {
 			time.Sleep(time.Hour) // until killed
 		}
-		select {} // the signal goroutine exits
+		for {
+			time.Sleep(time.Hour) // until a signal ends it (the signal goroutine, or the signal's default)
+		}
 	}
 	switch os.Getenv("FAKEAGENT_KILL") {
 	case "KILL":

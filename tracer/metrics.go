@@ -1,0 +1,149 @@
+package tracer
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetricgrpc"
+	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetrichttp"
+	"go.opentelemetry.io/otel/exporters/stdout/stdoutmetric"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/metric/noop"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
+	"go.opentelemetry.io/otel/sdk/resource"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// newMeterProvider sets up the metric SDK where OTEL_METRICS_EXPORTER
+// says, with the traces' resource; nil when metrics go nowhere. A run
+// records its metrics when it ends, so the reader exports once, at
+// shutdown, within the same deadline as the spans.
+func (p *Provider) newMeterProvider(ctx context.Context, cfg Config, res *resource.Resource) (*sdkmetric.MeterProvider, error) {
+	if len(p.settings.metrics.exporters) == 0 {
+		return nil, nil
+	}
+	opts := []sdkmetric.Option{sdkmetric.WithResource(res)}
+	// Retries as for spans: for a named collector, a second's worth; none
+	// for the default one.
+	retry, give := p.settings.metrics.userEndpoint, min(cfg.FlushTimeout/2, time.Second)
+	for _, name := range p.settings.metrics.exporters {
+		var exp sdkmetric.Exporter
+		var err error
+		s := p.settings.metrics
+		switch {
+		case name == "console":
+			w := cfg.Console
+			if w == nil {
+				w = os.Stderr
+			}
+			exp, err = stdoutmetric.New(stdoutmetric.WithWriter(w))
+		case s.protocol == "grpc":
+			o := []otlpmetricgrpc.Option{otlpmetricgrpc.WithDialOption(grpc.WithConnectParams(reconnect())),
+				otlpmetricgrpc.WithRetry(otlpmetricgrpc.RetryConfig{Enabled: retry, InitialInterval: 200 * time.Millisecond,
+					MaxInterval: 500 * time.Millisecond, MaxElapsedTime: give})}
+			if !s.userEndpoint {
+				o = append(o, otlpmetricgrpc.WithEndpoint(s.endpoint), otlpmetricgrpc.WithInsecure())
+			}
+			exp, err = otlpmetricgrpc.New(ctx, o...)
+		default:
+			o := []otlpmetrichttp.Option{otlpmetrichttp.WithRetry(otlpmetrichttp.RetryConfig{Enabled: retry,
+				InitialInterval: 200 * time.Millisecond, MaxInterval: 500 * time.Millisecond, MaxElapsedTime: give})}
+			if !s.userEndpoint {
+				o = append(o, otlpmetrichttp.WithEndpoint(s.endpoint), otlpmetrichttp.WithInsecure())
+			}
+			exp, err = otlpmetrichttp.New(ctx, o...)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("metrics exporter for %s: %w", p.settings.metrics.endpoint, err)
+		}
+		if name == "otlp" {
+			p.metricGuard = &metricGuard{Exporter: exp}
+			exp = p.metricGuard
+		}
+		// An interval longer than any run: the shutdown's collection is
+		// the one export.
+		opts = append(opts, sdkmetric.WithReader(sdkmetric.NewPeriodicReader(exp, sdkmetric.WithInterval(24*time.Hour))))
+	}
+	return sdkmetric.NewMeterProvider(opts...), nil
+}
+
+// Meter is the meter cursor-otel records its metrics with; one that
+// records nothing when metrics go nowhere.
+func (p *Provider) Meter() metric.Meter {
+	if p.mp == nil {
+		return noop.NewMeterProvider().Meter("")
+	}
+	return p.mp.Meter("github.com/cursor-otel/cursor-otel", metric.WithInstrumentationVersion(p.version))
+}
+
+// metricGuard remembers what became of the OTLP metrics export.
+type metricGuard struct {
+	sdkmetric.Exporter
+	mu          sync.Mutex
+	exported    int // data points the collector accepted
+	err         error
+	unsupported bool // the collector takes no metrics
+}
+
+// takesNoMetrics says an export failed because the collector has no
+// metrics pipeline (Jaeger's OTLP receiver takes spans only): metrics are
+// then not sent, and that is no failure to warn of on every run.
+func takesNoMetrics(err error) bool {
+	if st, ok := status.FromError(err); ok && st.Code() == codes.Unimplemented {
+		return true
+	}
+	return strings.Contains(err.Error(), "404 Not Found")
+}
+
+func (g *metricGuard) Export(ctx context.Context, rm *metricdata.ResourceMetrics) error {
+	err := g.Exporter.Export(ctx, rm)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if err != nil && takesNoMetrics(err) {
+		g.unsupported = true
+		return nil
+	}
+	if err != nil {
+		g.err = err
+		return err
+	}
+	g.exported += points(rm)
+	return nil
+}
+
+func (g *metricGuard) result() (exported int, unsupported bool, err error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.exported, g.unsupported, g.err
+}
+
+// points counts the data points of an export.
+func points(rm *metricdata.ResourceMetrics) int {
+	n := 0
+	for _, sm := range rm.ScopeMetrics {
+		for _, m := range sm.Metrics {
+			switch d := m.Data.(type) {
+			case metricdata.Histogram[float64]:
+				n += len(d.DataPoints)
+			case metricdata.Histogram[int64]:
+				n += len(d.DataPoints)
+			case metricdata.Sum[float64]:
+				n += len(d.DataPoints)
+			case metricdata.Sum[int64]:
+				n += len(d.DataPoints)
+			case metricdata.Gauge[float64]:
+				n += len(d.DataPoints)
+			case metricdata.Gauge[int64]:
+				n += len(d.DataPoints)
+			}
+		}
+	}
+	return n
+}
