@@ -15,6 +15,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/cursor-otel/cursor-otel/agent"
+	"github.com/cursor-otel/cursor-otel/compare"
 	_ "github.com/cursor-otel/cursor-otel/internal/quietlog" // before the OpenTelemetry libraries log
 	"github.com/cursor-otel/cursor-otel/internal/version"
 	"github.com/cursor-otel/cursor-otel/replay"
@@ -36,6 +37,7 @@ type cli struct {
 	Run     runCmd     `cmd:"" default:"withargs" hidden:"" help:"Run cursor-agent and trace it."`
 	Replay  replayCmd  `cmd:"" help:"Turn recorded stream-json into traces, printed as trees."`
 	Version versionCmd `cmd:"" help:"Print cursor-otel's version and the commit it was built from."`
+	Compare compareCmd `cmd:"" help:"Compare two sets of runs (--summary-json files or recordings) as a Markdown table; --fail-if sets thresholds."`
 }
 
 const usage = `Run cursor-agent and trace it:
@@ -116,7 +118,7 @@ func route(name string, args []string, own map[string]bool) ([]string, error) {
 	mine, theirs := args[:i], args[i:]
 	if len(theirs) > 0 {
 		switch theirs[0] {
-		case "replay", "version", "--help", "-h":
+		case "replay", "version", "compare", "--help", "-h":
 			return args, nil
 		case "--":
 			theirs = theirs[1:]
@@ -186,6 +188,24 @@ func (r *replayCmd) Run(c *cli, status *int) error {
 		Settings: s, Files: r.Files, Now: r.Now, Environ: os.Environ(), Getenv: os.Getenv,
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
 	})
+	return nil
+}
+
+type compareCmd struct {
+	FailIf []string `name:"fail-if" sep:"none" placeholder:"EXPR" help:"Exit 1 when NEW crosses this against BASE (repeatable): FIGURE OP VALUE, e.g. wall>+20% (relative change), cost>+0.50 (change), failures>0 (NEW's value). Figures: wall, model, tools, idle, tool:KIND, tokens, input_tokens, output_tokens, cost, model_calls, tool_calls, failures, tool_failures, stalls."`
+	Base   string   `arg:"" help:"The runs to compare with: a --summary-json file (one or many runs) or a recording."`
+	New    string   `arg:"" help:"The runs to compare: a --summary-json file or a recording."`
+}
+
+// Run compares; a wrong price file is unreadable input (exit 2).
+func (r *compareCmd) Run(c *cli, status *int) error {
+	s, problems := settings.Load(c.Flags, os.Getenv)
+	if problems != nil {
+		fmt.Fprintf(os.Stderr, "cursor-otel: %v\n", problems)
+		*status = compare.StatusUnreadable
+		return nil
+	}
+	*status = compare.Run(compare.Config{Base: r.Base, New: r.New, FailIf: r.FailIf, Prices: s.Prices, StallAfter: s.StallThreshold, Stdout: os.Stdout, Stderr: os.Stderr})
 	return nil
 }
 
