@@ -255,10 +255,17 @@ func TestOutputFallingBehind(t *testing.T) {
 		{"a line in one burst past the limit", 4, 100, []string{"abcdef", "g\nh\n"}, "abcdefg\n", 2},
 		{"a line longer than the longest kept is cut", 8, 10, []string{"abc", "defghijklmn", "opq\nr\n"}, "abc\n", 11 + 4 + 2},
 		{"an empty queue takes any chunk", 4, 100, []string{"abcdefgh\n", "i\n"}, "abcdefgh\n", 2},
+		// A reserve of 6 for chunks of whole lines of at most 4 bytes:
+		{"small whole lines pass in the reserve", -6, 100, []string{"abcdefghij\n", "ok\n", "r\n", "toolong\n", "s\n"}, "abcdefghij\nok\nr\n", 10},
+		{"after the line under way, in the same chunk", -6, 100, []string{"abcd", "efghij\nok\n"}, "abcdefghij\nok\n", 0},
+		{"not a piece of a line", -6, 100, []string{"abcdefghij\n", "ab", "c\n"}, "abcdefghij\n", 4},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			o := newOutput(tt.limit, false)
-			o.maxLine = tt.maxLine
+			o := newOutput(max(tt.limit, 4), false)
+			o.maxLine, o.smallLine, o.reserve = tt.maxLine, 0, 0
+			if tt.limit < 0 {
+				o.smallLine, o.reserve = 4, -tt.limit
+			}
 			for _, p := range tt.pushes {
 				o.push([]byte(p), time.Time{})
 			}

@@ -21,6 +21,14 @@ const readSize = 256 << 10
 // written in one burst is traced, not cut into a failure.
 const maxLine = 64 << 20
 
+// Past the backlog, small whole lines (up to smallLine) are still queued
+// within a reserve: a tool's completion or the result that follows a huge
+// tool output is traced though the huge line is still being read.
+const (
+	smallLine = 64 << 10
+	reserve   = 1 << 20
+)
+
 // Output is a copy of the agent's stdout for a reader off the hot path.
 // The pump that forwards stdout pushes each chunk here and does not wait
 // for the reader. Read returns at most one chunk per call, so that Arrival names the chunk
@@ -53,6 +61,9 @@ type Output struct {
 	delivered bool  // Read has returned bytes
 	lineLen   int   // bytes queued since the last line end: the line under way
 	maxLine   int   // the longest line kept whole past the limit
+	smallLine int   // the longest chunk of whole lines queued past the limit within the reserve
+	reserve   int   // how much of those may be queued past the limit
+	extra     int   // how much of the reserve is queued
 }
 
 type chunk struct {
@@ -64,7 +75,7 @@ type chunk struct {
 }
 
 func newOutput(limit int, wait bool) *Output {
-	o := &Output{limit: limit, wait: wait, maxLine: maxLine}
+	o := &Output{limit: limit, wait: wait, maxLine: maxLine, smallLine: smallLine, reserve: reserve}
 	o.ready = sync.NewCond(&o.mu)
 	o.room = sync.NewCond(&o.mu)
 	return o
@@ -109,7 +120,8 @@ func (o *Output) push(data []byte, at time.Time) bool {
 		}
 	} else if o.queued > 0 && o.queued+w > o.limit {
 		// Finish the line under way, if its start was queued, and drop
-		// from the next line on.
+		// from the next line on, but for small whole lines within the
+		// reserve.
 		rest := data
 		if !o.dropping && o.lineLen > 0 {
 			if i := bytes.IndexByte(data, '\n'); i < 0 && o.lineLen+len(data) <= o.maxLine {
@@ -117,6 +129,11 @@ func (o *Output) push(data []byte, at time.Time) bool {
 			} else if i >= 0 && o.lineLen+i+1 <= o.maxLine {
 				rest = data[i+1:]
 			}
+		}
+		atLineStart := len(rest) < len(data) || !o.dropping && o.lineLen == 0 || o.dropping && o.cleanCut
+		if n := len(rest); n > 0 && n <= o.smallLine && rest[n-1] == '\n' && atLineStart && o.extra+n <= o.reserve {
+			o.extra += n
+			rest = nil
 		}
 		if len(rest) == len(data) {
 			o.drop(data)
@@ -230,6 +247,9 @@ func (o *Output) Read(p []byte) (int, error) {
 func (o *Output) pop() {
 	buf := o.chunks[0].buf
 	o.queued -= weight(buf)
+	if o.queued <= o.limit {
+		o.extra = 0 // caught up: the reserve is whole again
+	}
 	if cap(buf) == readSize && len(o.spare) < 2 {
 		o.spare = append(o.spare, buf[:readSize])
 	}
