@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -343,5 +344,65 @@ func TestJaegerSeesGenAI(t *testing.T) {
 	slices.Sort(counts)
 	if !slices.Equal(counts, []int{5, 6, 11}) {
 		t.Errorf("spans per trace %v, want 5, 6 and 11", counts)
+	}
+}
+
+// The compare workflow: on a pull request it fetches main's baseline,
+// compares, puts the table on the summary page and in a comment, and
+// fails the step when compare says a threshold was crossed.
+func TestCompareWorkflow(t *testing.T) {
+	var gh struct {
+		Jobs map[string]struct {
+			Steps []struct {
+				Name  string            `yaml:"name"`
+				Run   string            `yaml:"run"`
+				Shell string            `yaml:"shell"`
+				Env   map[string]string `yaml:"env"`
+			} `yaml:"steps"`
+		} `yaml:"jobs"`
+	}
+	readYAML(t, "examples/github-actions-compare.yml", &gh)
+	var script string
+	for _, s := range gh.Jobs["agent"].Steps {
+		if s.Name == "Compare with main" && s.Shell == "bash" {
+			script = s.Run
+		}
+	}
+	if script == "" {
+		t.Fatal("no Compare with main step")
+	}
+	for _, compareStatus := range []int{0, 1} {
+		bin, dir := t.TempDir(), t.TempDir()
+		stub := func(name, body string) {
+			if err := os.WriteFile(filepath.Join(bin, name), []byte("#!/bin/sh\n"+body), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		stub("cursor-otel", fmt.Sprintf("echo '| wall time | 1s | 2s |'\nexit %d\n", compareStatus))
+		stub("gh", `echo "gh $*" >> "$GH_LOG"
+case "$1 $2" in
+"run list") echo 42 ;;
+"run download") mkdir -p baseline && : > baseline/agent-summary.jsonl ;;
+esac
+`)
+		cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script)
+		cmd.Dir = dir
+		summary, log := filepath.Join(dir, "summary.md"), filepath.Join(dir, "gh.log")
+		cmd.Env = []string{"PATH=" + bin + ":/usr/bin:/bin", "GITHUB_STEP_SUMMARY=" + summary, "GH_LOG=" + log, "PR=7"}
+		out, err := cmd.CombinedOutput()
+		code := 0
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			code = exit.ExitCode()
+		}
+		s, _ := os.ReadFile(summary)
+		calls, _ := os.ReadFile(log)
+		if code != compareStatus || !strings.Contains(string(s), "| wall time | 1s | 2s |") ||
+			!strings.Contains(string(calls), "gh pr comment 7 --body-file comment.md") || !strings.Contains(string(calls), "gh run download 42 --name agent-baseline") {
+			t.Errorf("compare exiting %d: step exit %d, summary %q, gh calls %q, output %s", compareStatus, code, s, calls, out)
+		}
+		if annotated := strings.Contains(string(out), "::error title=Agent regression::"); annotated != (compareStatus == 1) {
+			t.Errorf("compare exiting %d: annotation %v", compareStatus, annotated)
+		}
 	}
 }

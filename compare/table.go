@@ -50,7 +50,7 @@ func cell(f figure, s side) string {
 		out += fmt.Sprintf(" (%s–%s)", format(f.kind, s.values[0], false), format(f.kind, s.values[len(s.values)-1], false))
 	}
 	if s.total && s.runs > 1 {
-		out += fmt.Sprintf(" of %d", s.runs)
+		out += fmt.Sprintf(" in %d runs", s.runs)
 	}
 	if len(s.values) < s.runs && !s.total {
 		out += fmt.Sprintf(", %d of %d runs", len(s.values), s.runs)

@@ -65,6 +65,13 @@ func readSettings(getenv func(string) string) (settings, []error) {
 	s.sampler, problems = readSampler(getenv, problems)
 	problems = checkLimits(getenv, problems)
 
+	if v := strings.TrimSpace(getenv("OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE")); v != "" {
+		switch strings.ToLower(v) {
+		case "cumulative", "delta", "lowmemory":
+		default:
+			bad("OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE=%q: write cumulative, delta or lowmemory", v)
+		}
+	}
 	s.traces = readSignal(getenv, "TRACES", disabled, bad)
 	s.metrics = readSignal(getenv, "METRICS", disabled, bad)
 	problems = checkOTLP(getenv, problems)
