@@ -7,15 +7,19 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/alecthomas/kong"
 
 	"github.com/cursor-otel/cursor-otel/agent"
 	"github.com/cursor-otel/cursor-otel/compare"
+	"github.com/cursor-otel/cursor-otel/hook"
+	"github.com/cursor-otel/cursor-otel/internal/oneline"
 	_ "github.com/cursor-otel/cursor-otel/internal/quietlog" // before the OpenTelemetry libraries log
 	"github.com/cursor-otel/cursor-otel/internal/version"
 	"github.com/cursor-otel/cursor-otel/replay"
@@ -38,6 +42,8 @@ type cli struct {
 	Replay  replayCmd  `cmd:"" help:"Turn recorded stream-json into traces, printed as trees."`
 	Version versionCmd `cmd:"" help:"Print cursor-otel's version and the commit it was built from."`
 	Compare compareCmd `cmd:"" help:"Compare two sets of runs (--summary-json files or recordings) as a Markdown table; --fail-if sets thresholds."`
+	Hook    hookCmd    `cmd:"" help:"Handle one Cursor hook event on stdin (what a hooks.json entry runs)."`
+	Hooks   hooksCmd   `cmd:"" help:"Add cursor-otel's entries to hooks.json, or remove them."`
 }
 
 const usage = `Run cursor-agent and trace it:
@@ -118,7 +124,7 @@ func route(name string, args []string, own map[string]bool) ([]string, error) {
 	mine, theirs := args[:i], args[i:]
 	if len(theirs) > 0 {
 		switch theirs[0] {
-		case "replay", "version", "compare", "--help", "-h":
+		case "replay", "version", "compare", "hook", "hooks", "--help", "-h":
 			return args, nil
 		case "--":
 			theirs = theirs[1:]
@@ -207,6 +213,99 @@ func (r *compareCmd) Run(c *cli, status *int) error {
 	}
 	*status = compare.Run(compare.Config{Base: r.Base, New: r.New, FailIf: r.FailIf, Prices: s.Prices, StallAfter: s.StallThreshold, Stdout: os.Stdout, Stderr: os.Stderr})
 	return nil
+}
+
+type hookCmd struct {
+	Flush bool `hidden:"" help:"Export what the hooks spooled (started by the hook itself)."`
+}
+
+// Run handles one hook event, or (--flush) exports in the background.
+// Always status 0, and silent: a hook's output and failures show in the
+// user's transcript.
+func (h *hookCmd) Run(c *cli, status *int) error {
+	s, problems := settings.Load(c.Flags, os.Getenv)
+	dir := hook.DefaultStateDir(os.Environ())
+	if h.Flush {
+		if problems == nil {
+			hook.Flush(context.Background(), hook.FlushConfig{Settings: s, Environ: os.Environ(), Getenv: os.Getenv, StateDir: dir})
+		}
+		return nil
+	}
+	*status = hook.Run(hook.Config{Settings: s, Problems: problems, Environ: os.Environ(), Stdin: os.Stdin, Stdout: os.Stdout,
+		StateDir: dir, Flusher: startFlusher})
+	return nil
+}
+
+// startFlusher starts "cursor-otel hook --flush" on its own, in a session
+// of its own, and does not wait for it: the hook answers now.
+func startFlusher(dir string) {
+	cmd := exec.Command(self().Path, "hook", "--flush")
+	cmd.Env = append(os.Environ(), "CURSOR_OTEL_STATE_DIR="+dir)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if cmd.Start() == nil {
+		_ = cmd.Process.Release()
+	}
+}
+
+type hooksCmd struct {
+	Install   hooksInstallCmd   `cmd:"" help:"Add cursor-otel's hook to ~/.cursor/hooks.json (or the project's), beside what is there."`
+	Uninstall hooksUninstallCmd `cmd:"" help:"Remove cursor-otel's entries from hooks.json, giving the file back as it was."`
+}
+
+type hooksInstallCmd struct {
+	Project bool `help:"The project's .cursor/hooks.json (in the current directory) rather than the user's."`
+}
+
+func (h *hooksInstallCmd) Run(status *int) error {
+	path, err := hooksPath(h.Project)
+	if err == nil {
+		var changed bool
+		if changed, err = hook.Install(path, self().Path); err == nil {
+			say := "already installed in"
+			if changed {
+				say = "installed in"
+			}
+			fmt.Printf("cursor-otel: hook %s %s (%d events)\n", say, path, len(hook.Events))
+			return nil
+		}
+	}
+	fmt.Fprintln(os.Stderr, oneline.Join(err.Error()))
+	*status = 1
+	return nil
+}
+
+type hooksUninstallCmd struct {
+	Project bool `help:"The project's .cursor/hooks.json rather than the user's."`
+}
+
+func (h *hooksUninstallCmd) Run(status *int) error {
+	path, err := hooksPath(h.Project)
+	if err == nil {
+		var changed bool
+		if changed, err = hook.Uninstall(path); err == nil {
+			say := "not installed in"
+			if changed {
+				say = "removed from"
+			}
+			fmt.Printf("cursor-otel: hook %s %s\n", say, path)
+			return nil
+		}
+	}
+	fmt.Fprintln(os.Stderr, oneline.Join(err.Error()))
+	*status = 1
+	return nil
+}
+
+func hooksPath(project bool) (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	home, err := os.UserHomeDir()
+	if err != nil && !project {
+		return "", err
+	}
+	return hook.HooksPath(project, dir, home), nil
 }
 
 type versionCmd struct{}

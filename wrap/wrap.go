@@ -17,6 +17,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 
 	"github.com/cursor-otel/cursor-otel/agent"
+	"github.com/cursor-otel/cursor-otel/hook"
 	"github.com/cursor-otel/cursor-otel/internal/oneline"
 	"github.com/cursor-otel/cursor-otel/parse"
 	"github.com/cursor-otel/cursor-otel/settings"
@@ -143,7 +144,7 @@ func traced(ctx context.Context, c Config, path string, env []string, inv agent.
 	session := rec.Begin(time.Now(), attrs...)
 
 	proc, err := agent.Start(agent.Spec{
-		Path: path, Args: p.args, Env: tracer.ChildEnv(session, env),
+		Path: path, Args: p.args, Env: append(tracer.ChildEnv(session, env), hook.StreamTraced+"=1"),
 		Stdin: c.Stdin, Stdout: c.Stdout, Stderr: c.Stderr,
 		Discard: p.render != "",
 	})

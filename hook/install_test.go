@@ -1,0 +1,116 @@
+package hook
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const theirs = `{
+    "version": 1,
+    "hooks": {
+        "afterFileEdit": [ { "command": "./hooks/format.sh" } ],
+        "beforeShellExecution": [ { "command": "./hooks/guard.sh", "timeout": 5 } ]
+    },
+    "note": "kept as written"
+}
+`
+
+// Install adds cursor-otel's entries beside the user's, twice is once,
+// and Uninstall gives the file back byte for byte; a file that was not
+// there is not there after.
+func TestInstallRoundTrip(t *testing.T) {
+	for _, original := range []string{theirs, ""} {
+		dir := t.TempDir()
+		path := filepath.Join(dir, ".cursor", "hooks.json")
+		if original != "" {
+			os.MkdirAll(filepath.Dir(path), 0o755)
+			if err := os.WriteFile(path, []byte(original), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		changed, err := Install(path, "/opt/cursor otel/cursor-otel")
+		if err != nil || !changed {
+			t.Fatalf("Install: %v, changed %v", err, changed)
+		}
+		once, _ := os.ReadFile(path)
+		var f struct {
+			Version int
+			Hooks   map[string][]map[string]any
+			Note    string
+		}
+		if err := json.Unmarshal(once, &f); err != nil {
+			t.Fatalf("installed file is not JSON: %v", err)
+		}
+		for _, e := range Events {
+			last := f.Hooks[e][len(f.Hooks[e])-1]
+			if last["command"] != `"/opt/cursor otel/cursor-otel" hook` {
+				t.Errorf("%s: %v", e, f.Hooks[e])
+			}
+		}
+		if original != "" && (len(f.Hooks["afterFileEdit"]) != 1 || len(f.Hooks["beforeShellExecution"]) != 1 || f.Note != "kept as written" || f.Version != 1) {
+			t.Errorf("the user's hooks were not kept: %s", once)
+		}
+		if changed, err := Install(path, "/opt/cursor otel/cursor-otel"); err != nil || changed {
+			t.Errorf("second Install: %v, changed %v", err, changed)
+		}
+		if twice, _ := os.ReadFile(path); !bytes.Equal(once, twice) {
+			t.Errorf("installing twice changed the file")
+		}
+		if changed, err := Uninstall(path); err != nil || !changed {
+			t.Fatalf("Uninstall: %v, changed %v", err, changed)
+		}
+		after, err := os.ReadFile(path)
+		switch {
+		case original == "" && err == nil:
+			t.Errorf("a file that was not there is: %s", after)
+		case original != "" && string(after) != original:
+			t.Errorf("uninstall gave back\n%s\nwant\n%s", after, original)
+		}
+		if _, err := os.Stat(path + backupSuffix); err == nil {
+			t.Errorf("the backup is left behind")
+		}
+	}
+}
+
+// A user who changed hooks.json after Install keeps the change; only
+// cursor-otel's entries go, whichever cursor-otel wrote them.
+func TestUninstallKeepsLaterChanges(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "hooks.json")
+	os.WriteFile(path, []byte(theirs), 0o644)
+	if _, err := Install(path, "/usr/local/bin/cursor-otel"); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	edited := strings.Replace(string(b), `"./hooks/format.sh"`, `"./hooks/format.sh --fix"`, 1)
+	os.WriteFile(path, []byte(edited), 0o644)
+	if _, err := Install(path, "/home/u/go/bin/cursor-otel"); err != nil { // another build: replaces, adds nothing
+		t.Fatal(err)
+	}
+	b, _ = os.ReadFile(path)
+	if n := strings.Count(string(b), "cursor-otel hook"); n != len(Events) {
+		t.Errorf("%d cursor-otel entries after a second build's install, want %d", n, len(Events))
+	}
+	if _, err := Uninstall(path); err != nil {
+		t.Fatal(err)
+	}
+	b, _ = os.ReadFile(path)
+	if strings.Contains(string(b), "cursor-otel") || !strings.Contains(string(b), "format.sh --fix") || !strings.Contains(string(b), "guard.sh") {
+		t.Errorf("after uninstall:\n%s", b)
+	}
+}
+
+// A hooks.json that is not JSON is said, and left alone.
+func TestInstallRefusesBrokenFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "hooks.json")
+	os.WriteFile(path, []byte("{not json"), 0o644)
+	if _, err := Install(path, "/bin/cursor-otel"); err == nil || !strings.Contains(err.Error(), "is not JSON") {
+		t.Errorf("Install: %v", err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "{not json" {
+		t.Errorf("the file was changed: %q", b)
+	}
+}

@@ -1,0 +1,166 @@
+package parse
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/valyala/fastjson"
+)
+
+// HookEvent is one event Cursor hands a hook command on stdin (a
+// hooks.json entry): the CLI's and the editor's agent alike. Every event
+// names its conversation and generation; a tool event its tool.
+type HookEvent struct {
+	Name           string // hook_event_name: sessionStart, preToolUse, afterShellExecution, stop, …
+	ConversationID string
+	GenerationID   string
+	Model          string
+	CursorVersion  string
+	Workspace      string // the first of workspace_roots
+
+	// A tool event: the tool (canonical name, facts, arguments), the key
+	// that pairs its before and after events (tool_use_id, else its
+	// command or MCP call), how long it ran and what it returned.
+	Tool     *ToolCall
+	ToolKey  string
+	Duration time.Duration
+	Result   string // the tool's output or result JSON, as given
+	Failed   bool   // postToolUseFailure
+	Rejected bool   // a failure that is a refusal (permission denied)
+	Failure  string // why it failed
+
+	Prompt   string        // beforeSubmitPrompt
+	Text     string        // afterAgentResponse's reply, afterAgentThought's thinking
+	Thinking time.Duration // afterAgentThought's duration_ms
+	Status   string        // stop's status, sessionEnd's reason
+
+	SubagentID, SubagentType, SubagentTask string
+}
+
+// The tool events, by what they mark.
+var (
+	hookToolStarts = map[string]bool{"preToolUse": true, "beforeShellExecution": true, "beforeMCPExecution": true}
+	hookToolEnds   = map[string]bool{"postToolUse": true, "postToolUseFailure": true, "afterShellExecution": true, "afterMCPExecution": true,
+		"afterFileEdit": true, "beforeReadFile": true}
+)
+
+// StartsTool says the event is a tool call about to run.
+func (e HookEvent) StartsTool() bool { return hookToolStarts[e.Name] }
+
+// EndsTool says the event is a tool call done (an edit or a read, which
+// have no event before them, is done when it is said).
+func (e HookEvent) EndsTool() bool { return hookToolEnds[e.Name] }
+
+// DecodeHook reads one hook event.
+func DecodeHook(data []byte) (HookEvent, error) {
+	var p fastjson.Parser
+	v, err := p.ParseBytes(data)
+	if err != nil {
+		return HookEvent{}, fmt.Errorf("hook event: %w", err)
+	}
+	if v.Type() != fastjson.TypeObject {
+		return HookEvent{}, fmt.Errorf("hook event: not a JSON object")
+	}
+	e := HookEvent{
+		Name:           str(v.Get("hook_event_name")),
+		ConversationID: str(v.Get("conversation_id")),
+		GenerationID:   str(v.Get("generation_id")),
+		Model:          str(v.Get("model")),
+		CursorVersion:  str(v.Get("cursor_version")),
+		Prompt:         str(v.Get("prompt")),
+		Status:         first(str(v.Get("status")), str(v.Get("reason"))),
+		SubagentID:     first(str(v.Get("subagent_id")), str(v.Get("agent_id"))),
+		SubagentType:   first(str(v.Get("subagent_type")), str(v.Get("agent_type"))),
+		SubagentTask:   first(str(v.Get("task")), str(v.Get("description"))),
+	}
+	if roots := v.GetArray("workspace_roots"); len(roots) > 0 {
+		e.Workspace = str(roots[0])
+	}
+	if e.ConversationID == "" {
+		e.ConversationID = str(v.Get("session_id"))
+	}
+	if ms, ok := integer(v.Get("duration")); ok {
+		e.Duration = time.Duration(ms) * time.Millisecond
+	} else if ms, ok := integer(v.Get("duration_ms")); ok {
+		e.Duration = time.Duration(ms) * time.Millisecond
+	}
+	switch e.Name {
+	case "afterAgentResponse", "afterAgentThought":
+		e.Text = str(v.Get("text"))
+		if e.Name == "afterAgentThought" {
+			e.Thinking, e.Duration = e.Duration, 0
+		}
+	}
+	if hookToolStarts[e.Name] || hookToolEnds[e.Name] {
+		e.Tool, e.ToolKey = hookTool(e.Name, v)
+		e.Result = first(jsonText(v.Get("tool_output")), jsonText(v.Get("result_json")), str(v.Get("output")))
+		if e.Name == "postToolUseFailure" {
+			e.Failed = true
+			e.Failure = first(str(v.Get("error_message")), str(v.Get("error")), "the tool call failed")
+			kind := str(v.Get("failure_type"))
+			e.Rejected = kind == "permission_denied" || kind == "rejected" || kind == "denied"
+		}
+		if e.Result != "" {
+			var rp fastjson.Parser
+			if r, err := rp.Parse(e.Result); err == nil {
+				resultFacts(object(r), &e.Tool.Facts)
+			}
+		}
+	}
+	return e, nil
+}
+
+// hookTool reads the tool of a tool event, and the key its before and
+// after events share.
+func hookTool(name string, v *fastjson.Value) (*ToolCall, string) {
+	call := &ToolCall{ID: str(v.Get("tool_use_id"))}
+	input := v.Get("tool_input")
+	if input != nil && input.Type() == fastjson.TypeString {
+		// Some events give the input as a JSON string.
+		var p fastjson.Parser
+		if parsed, err := p.Parse(str(input)); err == nil {
+			input = parsed
+			call.Args = string(parsed.MarshalTo(nil))
+		}
+	} else if input != nil {
+		call.Args = string(input.MarshalTo(nil))
+	}
+	switch name {
+	case "beforeShellExecution", "afterShellExecution":
+		call.Source, call.Name = "Shell", "shell"
+		call.Facts.Command, call.Facts.WorkingDir = str(v.Get("command")), str(v.Get("cwd"))
+	case "beforeMCPExecution", "afterMCPExecution":
+		call.Source, call.Name = "MCP", "mcp"
+		call.MCPTool = str(v.Get("tool_name"))
+		call.MCPServer = first(str(v.Get("server_name")), str(v.Get("url")), str(v.Get("command")))
+	case "afterFileEdit":
+		call.Source, call.Name = "Edit", "edit"
+		call.Facts.Path = str(v.Get("file_path"))
+	case "beforeReadFile":
+		call.Source, call.Name = "Read", "read"
+		call.Facts.Path = str(v.Get("file_path"))
+	default: // preToolUse, postToolUse, postToolUseFailure
+		call.Source = str(v.Get("tool_name"))
+		call.Name = Canonical(call.Source)
+		call.Facts = argFacts(input)
+		if call.Facts.WorkingDir == "" {
+			call.Facts.WorkingDir = str(v.Get("cwd"))
+		}
+	}
+	key := call.ID
+	if key == "" {
+		key = call.Name + "\x00" + call.Facts.Command + "\x00" + call.Facts.WorkingDir + "\x00" + call.MCPTool + "\x00" + call.Args
+	}
+	return call, key
+}
+
+// jsonText is v as JSON text: a string as it is, anything else marshalled.
+func jsonText(v *fastjson.Value) string {
+	if v == nil {
+		return ""
+	}
+	if v.Type() == fastjson.TypeString {
+		return str(v)
+	}
+	return string(v.MarshalTo(nil))
+}

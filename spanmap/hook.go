@@ -1,0 +1,360 @@
+package spanmap
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"strconv"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
+
+	"github.com/cursor-otel/cursor-otel/parse"
+)
+
+// Hooks turns the events Cursor's hooks hand, one per process, into the
+// span model a stream makes: a trace per conversation, invoke_agent
+// cursor-agent for the session, chat {model} per generation,
+// execute_tool {tool} per tool call. A hook lives for one event, so what
+// must be remembered between events is a HookState the caller keeps, and
+// the spans come out as records, with IDs derived from the conversation,
+// generation and tool call: processes that never talk to each other make
+// one well-formed trace.
+type Hooks struct {
+	rec *Recorder // for its options: redaction, capture, limits
+}
+
+// NewHooks records with opts.
+func NewHooks(opts Options) *Hooks {
+	return &Hooks{rec: NewRecorder(context.Background(), noop.NewTracerProvider().Tracer(""), opts)}
+}
+
+// HookState is what a conversation traced through hooks keeps between
+// hook processes. It is JSON.
+type HookState struct {
+	ConversationID string                     `json:"conversation_id"`
+	Start          time.Time                  `json:"start"`
+	Last           time.Time                  `json:"last"`
+	Model          string                     `json:"model,omitempty"`
+	Workspace      string                     `json:"workspace,omitempty"`
+	CursorVersion  string                     `json:"cursor_version,omitempty"`
+	Generations    map[string]*HookGeneration `json:"generations,omitempty"`
+	Tools          map[string]*HookTool       `json:"tools,omitempty"`
+	Subagents      map[string]*HookSubagent   `json:"subagents,omitempty"`
+	Failed         bool                       `json:"failed,omitempty"` // a generation ended in error
+}
+
+// HookGeneration is one generation (a turn: the prompt and the agent's
+// work on it) under way.
+type HookGeneration struct {
+	Start     time.Time     `json:"start"`
+	Last      time.Time     `json:"last"`
+	Model     string        `json:"model,omitempty"`
+	Prompt    string        `json:"prompt,omitempty"` // with content capture
+	Text      string        `json:"text,omitempty"`   // with content capture
+	Thoughts  []HookThought `json:"thoughts,omitempty"`
+	ToolCalls int           `json:"tool_calls,omitempty"`
+}
+
+// HookThought is a thinking block.
+type HookThought struct {
+	At       time.Time     `json:"at"`
+	Duration time.Duration `json:"duration"`
+	Text     string        `json:"text,omitempty"` // with content capture
+}
+
+// HookTool is a tool call started and not done.
+type HookTool struct {
+	Start      time.Time      `json:"start"`
+	Generation string         `json:"generation"`
+	Call       parse.ToolCall `json:"call"`
+}
+
+// HookSubagent is a subagent started and not stopped.
+type HookSubagent struct {
+	Start      time.Time `json:"start"`
+	Generation string    `json:"generation"`
+	Type       string    `json:"type,omitempty"`
+	Task       string    `json:"task,omitempty"`
+}
+
+// Source names the session's source on its span: a stream or hooks.
+var Source = attribute.Key("cursor.source")
+
+// GenerationID is a chat span's generation (hooks).
+var GenerationID = attribute.Key("cursor.generation_id")
+
+// CursorVersion is the version of Cursor that ran the hooks.
+var CursorVersion = attribute.Key("cursor.version")
+
+// Step records one hook event at now into st, and returns the spans it
+// finished: a tool call done, a generation stopped, a subagent stopped,
+// the session ended (then st is done with).
+func (h *Hooks) Step(st *HookState, ev parse.HookEvent, now time.Time) []SpanRecord {
+	if st.ConversationID == "" {
+		st.ConversationID, st.Start = ev.ConversationID, now
+	}
+	st.Last = now
+	st.Model = cmp.Or(ev.Model, st.Model)
+	st.Workspace = cmp.Or(ev.Workspace, st.Workspace)
+	st.CursorVersion = cmp.Or(ev.CursorVersion, st.CursorVersion)
+	var g *HookGeneration
+	if ev.GenerationID != "" {
+		if st.Generations == nil {
+			st.Generations = map[string]*HookGeneration{}
+		}
+		if g = st.Generations[ev.GenerationID]; g == nil {
+			g = &HookGeneration{Start: now}
+			st.Generations[ev.GenerationID] = g
+		}
+		g.Last, g.Model = now, cmp.Or(ev.Model, g.Model)
+	}
+	capture := h.rec.opts.CaptureContent
+	var done []SpanRecord
+	switch {
+	case ev.Name == "beforeSubmitPrompt" && g != nil && capture:
+		g.Prompt += ev.Prompt
+	case ev.Name == "afterAgentResponse" && g != nil && capture:
+		g.Text += ev.Text
+	case ev.Name == "afterAgentThought" && g != nil:
+		t := HookThought{At: now.Add(-ev.Thinking), Duration: ev.Thinking}
+		if capture {
+			t.Text = ev.Text
+		}
+		g.Thoughts = append(g.Thoughts, t)
+	case ev.StartsTool() && ev.Tool != nil:
+		if st.Tools == nil {
+			st.Tools = map[string]*HookTool{}
+		}
+		st.Tools[ev.ToolKey] = &HookTool{Start: now, Generation: ev.GenerationID, Call: *ev.Tool}
+	case ev.EndsTool() && ev.Tool != nil:
+		done = append(done, h.toolDone(st, ev, now))
+		if g != nil {
+			g.ToolCalls++
+		}
+	case ev.Name == "subagentStart":
+		if st.Subagents == nil {
+			st.Subagents = map[string]*HookSubagent{}
+		}
+		st.Subagents[ev.SubagentID] = &HookSubagent{Start: now, Generation: ev.GenerationID, Type: ev.SubagentType, Task: ev.SubagentTask}
+	case ev.Name == "subagentStop":
+		done = append(done, h.subagentDone(st, ev, now))
+	case ev.Name == "stop" && g != nil:
+		failed := ev.Status == "error"
+		st.Failed = st.Failed || failed
+		done = append(done, h.generationDone(st, ev.GenerationID, g, now, ev.Status))
+		delete(st.Generations, ev.GenerationID)
+	case ev.Name == "sessionEnd":
+		done = append(done, h.End(st, now, ev.Status)...)
+	}
+	return done
+}
+
+// End ends the session at end, and all still open in it: what a
+// sessionEnd says, or the caller when a conversation has long been
+// silent (reason "idle").
+func (h *Hooks) End(st *HookState, end time.Time, reason string) []SpanRecord {
+	var done []SpanRecord
+	for key, t := range st.Tools {
+		done = append(done, h.toolRecord(st, t.Generation, t.Call, key, t.Start, end, OutcomeIncomplete, "", ""))
+	}
+	for id, s := range st.Subagents {
+		done = append(done, h.subagentRecord(st, id, s, end))
+	}
+	for id, g := range st.Generations {
+		done = append(done, h.generationDone(st, id, g, end, "incomplete"))
+	}
+	st.Tools, st.Subagents, st.Generations = nil, nil, nil
+	attrs := []attribute.KeyValue{
+		OperationName.String(OpInvokeAgent), ProviderName.String("cursor"), AgentName.String("cursor-agent"),
+		ConversationID.String(h.rec.text(st.ConversationID, maxMessage)), Source.String("hooks"),
+	}
+	if m := h.rec.text(st.Model, maxMessage); m != "" {
+		attrs = append(attrs, RequestModel.String(m))
+	}
+	if w := h.rec.text(st.Workspace, maxMessage); w != "" {
+		attrs = append(attrs, Cwd.String(w))
+	}
+	if v := h.rec.text(st.CursorVersion, maxMessage); v != "" {
+		attrs = append(attrs, CursorVersion.String(v))
+	}
+	if reason != "" {
+		attrs = append(attrs, SessionEndReason.String(h.rec.text(reason, maxMessage)))
+	}
+	r := SpanRecord{TraceID: hookTraceID(st.ConversationID), SpanID: hookSpanID(st.ConversationID, "session"),
+		Name: "invoke_agent cursor-agent", Kind: trace.SpanKindInternal, Start: st.Start, End: later(end, st.Last), Attrs: attrs}
+	if reason == "error" || st.Failed {
+		r.Attrs = append(r.Attrs, ErrorType.String("agent_error"))
+		r.Status, r.Message = codes.Error, "the agent ended in error"
+	}
+	return append(done, r)
+}
+
+// SessionEndReason is why a hooks-traced session ended, as sessionEnd says.
+var SessionEndReason = attribute.Key("cursor.session.end_reason")
+
+func (h *Hooks) toolDone(st *HookState, ev parse.HookEvent, now time.Time) SpanRecord {
+	call, gen := *ev.Tool, ev.GenerationID
+	start := now
+	if t := st.Tools[ev.ToolKey]; t != nil {
+		call, start, gen = merge(t.Call, call), t.Start, cmp.Or(gen, t.Generation)
+		delete(st.Tools, ev.ToolKey)
+	}
+	if ev.Duration > 0 {
+		start = now.Add(-ev.Duration) // the event's own measure wins over two processes' clocks
+	}
+	outcome := OutcomeSuccess
+	switch {
+	case ev.Rejected:
+		outcome = OutcomeRejected
+	case ev.Failed, call.Facts.ExitCode != nil && *call.Facts.ExitCode != 0:
+		outcome = OutcomeError
+	}
+	return h.toolRecord(st, gen, call, ev.ToolKey, start, now, outcome, ev.Failure, ev.Result)
+}
+
+func (h *Hooks) toolRecord(st *HookState, gen string, call parse.ToolCall, key string, start, end time.Time, outcome, failure, result string) SpanRecord {
+	name := cmp.Or(h.rec.text(call.Name, maxMessage), "unknown")
+	attrs := append(h.rec.toolAttributes(call, name), ToolOutcome.String(outcome))
+	if h.rec.opts.CaptureContent && result != "" {
+		attrs = append(attrs, ToolResult.String(h.rec.jsonText(result, h.rec.opts.MaxContent)))
+	}
+	r := SpanRecord{TraceID: hookTraceID(st.ConversationID), SpanID: hookSpanID(st.ConversationID, "tool", key),
+		Parent: h.generationParent(st, gen), Name: "execute_tool " + name, Kind: trace.SpanKindInternal, Start: start, End: end}
+	switch outcome {
+	case OutcomeError:
+		msg := cmp.Or(failure, "tool call failed")
+		if failure == "" && call.Facts.ExitCode != nil {
+			msg = "exit status " + strconv.FormatInt(*call.Facts.ExitCode, 10)
+		}
+		attrs = append(attrs, ErrorType.String("error"))
+		if failure != "" {
+			attrs = append(attrs, ToolError.String(h.rec.text(failure, maxMessage)))
+		}
+		r.Status, r.Message = codes.Error, h.rec.text(msg, maxMessage)
+	case OutcomeIncomplete:
+		attrs = append(attrs, ErrorType.String(OutcomeIncomplete))
+		r.Status, r.Message = codes.Error, "no completion before the session ended"
+	case OutcomeRejected:
+		if failure != "" {
+			attrs = append(attrs, ToolError.String(h.rec.text(failure, maxMessage)))
+		}
+	}
+	if !h.rec.opts.CaptureContent {
+		attrs = append(attrs, metadataView(attrs)...)
+	}
+	r.Attrs = attrs
+	return r
+}
+
+func (h *Hooks) generationParent(st *HookState, gen string) trace.SpanID {
+	if gen == "" {
+		return hookSpanID(st.ConversationID, "session")
+	}
+	return hookSpanID(st.ConversationID, "generation", gen)
+}
+
+func (h *Hooks) generationDone(st *HookState, id string, g *HookGeneration, end time.Time, status string) SpanRecord {
+	model := cmp.Or(g.Model, st.Model)
+	name := "chat"
+	attrs := []attribute.KeyValue{OperationName.String(OpChat), ProviderName.String("cursor"), GenerationID.String(h.rec.text(id, maxMessage)),
+		ToolCalls.Int(g.ToolCalls)}
+	if m := h.rec.text(model, maxMessage); m != "" {
+		name += " " + m
+		attrs = append(attrs, RequestModel.String(m))
+	}
+	r := SpanRecord{TraceID: hookTraceID(st.ConversationID), SpanID: hookSpanID(st.ConversationID, "generation", id),
+		Parent: hookSpanID(st.ConversationID, "session"), Name: name, Kind: trace.SpanKindClient, Start: g.Start, End: later(end, g.Last)}
+	var thinking time.Duration
+	var reasoning []string
+	for _, t := range g.Thoughts {
+		thinking += t.Duration
+		ea := []attribute.KeyValue{ThinkingMs.Int64(t.Duration.Milliseconds())}
+		if t.Text != "" {
+			ea = append(ea, ThinkingText.String(h.rec.text(t.Text, h.rec.opts.MaxContent)))
+			reasoning = append(reasoning, h.rec.text(t.Text, h.rec.opts.MaxContent))
+		}
+		r.Events = append(r.Events, RecordEvent{Name: EventThinking, At: t.At, Attrs: ea})
+	}
+	if thinking > 0 {
+		attrs = append(attrs, ThinkingMs.Int64(thinking.Milliseconds()))
+	}
+	finish := "stop"
+	switch status {
+	case "error":
+		finish = "error"
+		attrs = append(attrs, ErrorType.String("agent_error"))
+		r.Status, r.Message = codes.Error, "the generation ended in error"
+	case "aborted", "incomplete":
+		finish = status
+	}
+	attrs = append(attrs, FinishReasons.StringSlice([]string{finish}))
+	if h.rec.opts.CaptureContent {
+		if g.Prompt != "" {
+			attrs = append(attrs, InputMessages.String(inputMessage(h.rec.text(g.Prompt, h.rec.opts.MaxContent))))
+		}
+		if g.Text != "" || len(reasoning) > 0 {
+			attrs = append(attrs, OutputMessages.String(h.rec.outputMessage(finish, reasoning, h.rec.text(g.Text, h.rec.opts.MaxContent), nil)))
+		}
+	}
+	r.Attrs = attrs
+	return r
+}
+
+func (h *Hooks) subagentDone(st *HookState, ev parse.HookEvent, now time.Time) SpanRecord {
+	s := st.Subagents[ev.SubagentID]
+	if s == nil {
+		s = &HookSubagent{Start: now, Generation: ev.GenerationID, Type: ev.SubagentType, Task: ev.SubagentTask}
+		if ev.Duration > 0 {
+			s.Start = now.Add(-ev.Duration)
+		}
+	}
+	delete(st.Subagents, ev.SubagentID)
+	return h.subagentRecord(st, ev.SubagentID, s, now)
+}
+
+func (h *Hooks) subagentRecord(st *HookState, id string, s *HookSubagent, end time.Time) SpanRecord {
+	typ := cmp.Or(h.rec.text(s.Type, maxMessage), "subagent")
+	attrs := []attribute.KeyValue{OperationName.String(OpInvokeAgent), ProviderName.String("cursor"), AgentName.String(typ)}
+	if id != "" {
+		attrs = append(attrs, AgentID.String(h.rec.text(id, maxMessage)), SubagentID.String(h.rec.text(id, maxMessage)))
+	}
+	if t := h.rec.text(s.Task, maxMessage); t != "" {
+		attrs = append(attrs, SubagentDescription.String(t))
+	}
+	return SpanRecord{TraceID: hookTraceID(st.ConversationID), SpanID: hookSpanID(st.ConversationID, "subagent", id),
+		Parent: h.generationParent(st, s.Generation), Name: "invoke_agent " + typ, Kind: trace.SpanKindInternal,
+		Start: s.Start, End: end, Attrs: attrs}
+}
+
+// hookTraceID is the trace of a conversation: every hook process derives
+// the same.
+func hookTraceID(conversation string) trace.TraceID {
+	sum := sha256.Sum256([]byte("cursor-otel trace\x00" + conversation))
+	var id trace.TraceID
+	copy(id[:], sum[:16])
+	if !id.IsValid() {
+		id[15] = 1
+	}
+	return id
+}
+
+// hookSpanID is a span of a conversation, named by what it is.
+func hookSpanID(conversation string, parts ...string) trace.SpanID {
+	b, _ := json.Marshal(append([]string{conversation}, parts...))
+	sum := sha256.Sum256(append([]byte("cursor-otel span\x00"), b...))
+	var id trace.SpanID
+	copy(id[:], sum[:8])
+	if !id.IsValid() {
+		id[7] = 1
+	}
+	return id
+}
+
+// HookTraceID is the trace a conversation's hooks make, for a caller that
+// links to it.
+func HookTraceID(conversation string) trace.TraceID { return hookTraceID(conversation) }

@@ -1,0 +1,154 @@
+package spanmap
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+)
+
+// SpanRecord is a finished span as data: what a process that cannot hold
+// a span open (a hook, which lives for one event) hands on, to be made
+// into a span by another, with the IDs it names.
+type SpanRecord struct {
+	TraceID    trace.TraceID
+	SpanID     trace.SpanID
+	Parent     trace.SpanID // zero for the trace's root
+	Name       string
+	Kind       trace.SpanKind
+	Start, End time.Time
+	Attrs      []attribute.KeyValue
+	Events     []RecordEvent
+	Status     codes.Code
+	Message    string
+}
+
+// RecordEvent is a span event of a record.
+type RecordEvent struct {
+	Name  string
+	At    time.Time
+	Attrs []attribute.KeyValue
+}
+
+// Emit makes the span a record describes. The tracer's provider must use
+// IDGenerator, as for a Recorder's.
+func Emit(ctx context.Context, tracer trace.Tracer, r SpanRecord) {
+	if r.Parent.IsValid() {
+		ctx = trace.ContextWithRemoteSpanContext(ctx, trace.NewSpanContext(trace.SpanContextConfig{
+			TraceID: r.TraceID, SpanID: r.Parent, TraceFlags: trace.FlagsSampled}))
+	}
+	p := pending{sc: trace.NewSpanContext(trace.SpanContextConfig{TraceID: r.TraceID, SpanID: r.SpanID, TraceFlags: trace.FlagsSampled}),
+		name: r.Name, kind: r.Kind, start: r.Start, end: r.End, attrs: r.Attrs, code: r.Status, message: r.Message}
+	for _, e := range r.Events {
+		p.events = append(p.events, event{name: e.Name, at: e.At, attrs: e.Attrs})
+	}
+	rec := &Recorder{ctx: ctx, tracer: tracer, opts: Options{CaptureContent: true}} // the record holds what it should
+	rec.emit(&p)
+}
+
+// The JSON form of a record, for a spool file.
+type recordJSON struct {
+	TraceID string      `json:"trace_id"`
+	SpanID  string      `json:"span_id"`
+	Parent  string      `json:"parent,omitempty"`
+	Name    string      `json:"name"`
+	Kind    int         `json:"kind"`
+	Start   time.Time   `json:"start"`
+	End     time.Time   `json:"end"`
+	Attrs   []attrJSON  `json:"attrs,omitempty"`
+	Events  []eventJSON `json:"events,omitempty"`
+	Status  int         `json:"status,omitempty"`
+	Message string      `json:"message,omitempty"`
+}
+
+type eventJSON struct {
+	Name  string     `json:"name"`
+	At    time.Time  `json:"at"`
+	Attrs []attrJSON `json:"attrs,omitempty"`
+}
+
+type attrJSON struct {
+	Key   string `json:"k"`
+	Type  string `json:"t"`
+	Value any    `json:"v"`
+}
+
+func (r SpanRecord) MarshalJSON() ([]byte, error) {
+	j := recordJSON{TraceID: r.TraceID.String(), SpanID: r.SpanID.String(), Name: r.Name, Kind: int(r.Kind),
+		Start: r.Start, End: r.End, Attrs: attrsToJSON(r.Attrs), Status: int(r.Status), Message: r.Message}
+	if r.Parent.IsValid() {
+		j.Parent = r.Parent.String()
+	}
+	for _, e := range r.Events {
+		j.Events = append(j.Events, eventJSON{Name: e.Name, At: e.At, Attrs: attrsToJSON(e.Attrs)})
+	}
+	return json.Marshal(j)
+}
+
+func (r *SpanRecord) UnmarshalJSON(b []byte) error {
+	var j recordJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	var err error
+	if r.TraceID, err = trace.TraceIDFromHex(j.TraceID); err != nil {
+		return fmt.Errorf("trace id: %w", err)
+	}
+	if r.SpanID, err = trace.SpanIDFromHex(j.SpanID); err != nil {
+		return fmt.Errorf("span id: %w", err)
+	}
+	if j.Parent != "" {
+		if r.Parent, err = trace.SpanIDFromHex(j.Parent); err != nil {
+			return fmt.Errorf("parent id: %w", err)
+		}
+	}
+	r.Name, r.Kind, r.Start, r.End = j.Name, trace.SpanKind(j.Kind), j.Start, j.End
+	r.Status, r.Message = codes.Code(j.Status), j.Message
+	r.Attrs = attrsFromJSON(j.Attrs)
+	for _, e := range j.Events {
+		r.Events = append(r.Events, RecordEvent{Name: e.Name, At: e.At, Attrs: attrsFromJSON(e.Attrs)})
+	}
+	return nil
+}
+
+func attrsToJSON(kvs []attribute.KeyValue) []attrJSON {
+	out := make([]attrJSON, 0, len(kvs))
+	for _, kv := range kvs {
+		out = append(out, attrJSON{Key: string(kv.Key), Type: kv.Value.Type().String(), Value: kv.Value.AsInterface()})
+	}
+	return out
+}
+
+func attrsFromJSON(js []attrJSON) []attribute.KeyValue {
+	var out []attribute.KeyValue
+	for _, j := range js {
+		k := attribute.Key(j.Key)
+		switch j.Type {
+		case "BOOL":
+			b, _ := j.Value.(bool)
+			out = append(out, k.Bool(b))
+		case "INT64":
+			f, _ := j.Value.(float64)
+			out = append(out, k.Int64(int64(f)))
+		case "FLOAT64":
+			f, _ := j.Value.(float64)
+			out = append(out, k.Float64(f))
+		case "STRING":
+			s, _ := j.Value.(string)
+			out = append(out, k.String(s))
+		case "STRINGSLICE":
+			items, _ := j.Value.([]any)
+			ss := make([]string, 0, len(items))
+			for _, it := range items {
+				s, _ := it.(string)
+				ss = append(ss, s)
+			}
+			out = append(out, k.StringSlice(ss))
+		}
+	}
+	return out
+}
