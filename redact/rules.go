@@ -106,7 +106,7 @@ func (r *rule) find(text string, off int, spans []span, global *rule) ([]span, b
 		atEnd = atEnd || m[1] == len(text)
 		s, e := secretSpan(m, r.secretGroup)
 		if r.keepFirst {
-			s, e = m[1], m[1]
+			e = m[1]
 			if len(m) > 3 && m[3] >= 0 {
 				s = m[3]
 			} else {

@@ -28,12 +28,12 @@ func metadataView(attrs []attribute.KeyValue) []attribute.KeyValue {
 		key   attribute.Key
 		facts []attribute.Key
 	}{{ToolArguments, argumentFacts}, {ToolResult, resultFacts}} {
-		if Value(attrs, v.key).Type() != attribute.INVALID {
+		if Value(attrs, v.key).Type() != attribute.EMPTY {
 			continue // captured content: the real thing
 		}
 		view := map[string]any{}
 		for _, k := range v.facts {
-			if val := Value(attrs, k); val.Type() != attribute.INVALID {
+			if val := Value(attrs, k); val.Type() != attribute.EMPTY {
 				name := string(k)
 				name = name[strings.LastIndexByte(name, '.')+1:]
 				view[name] = val.AsInterface()
