@@ -45,6 +45,7 @@ type Receiver struct {
 	compressed int       // requests whose payload arrived compressed
 	countOnly  bool      // count spans by name instead of keeping requests
 	names      map[string]int
+	read       map[*collectorpb.ExportTraceServiceRequest]map[string]int // by the codec, not yet stored
 	metrics    []*metricscollectorpb.ExportMetricsServiceRequest
 	noMetrics  bool
 
@@ -90,6 +91,24 @@ func (r *Receiver) CountOnly() {
 	r.mu.Lock()
 	r.countOnly = true
 	r.mu.Unlock()
+}
+
+// counting says the receiver counts spans instead of keeping them.
+func (r *Receiver) counting() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.countOnly
+}
+
+// counted holds the span names the codec read from req, for store to count
+// if it accepts the export.
+func (r *Receiver) counted(req *collectorpb.ExportTraceServiceRequest, names map[string]int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.read == nil {
+		r.read = map[*collectorpb.ExportTraceServiceRequest]map[string]int{}
+	}
+	r.read[req] = names
 }
 
 // Names returns how many spans of each name arrived (CountOnly).
@@ -148,6 +167,8 @@ func (r *Receiver) store(req *collectorpb.ExportTraceServiceRequest, headers map
 	time.Sleep(delay)
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	read := r.read[req]
+	delete(r.read, req)
 	r.headers = append(r.headers, headers)
 	if r.refuse != nil {
 		return r.refuse
@@ -158,6 +179,9 @@ func (r *Receiver) store(req *collectorpb.ExportTraceServiceRequest, headers map
 	if r.countOnly {
 		if r.names == nil {
 			r.names = map[string]int{}
+		}
+		for name, n := range read {
+			r.names[name] += n
 		}
 		for _, rs := range req.GetResourceSpans() {
 			for _, ss := range rs.GetScopeSpans() {
@@ -217,7 +241,7 @@ func startGRPC(t testing.TB, cfg *tls.Config) *Receiver {
 // nil, for use outside a test (the benchmarks); Stop stops it.
 func ListenGRPC(addr string, cfg *tls.Config) (*Receiver, error) {
 	return listen(addr, cfg != nil, func(r *Receiver, lis net.Listener) func() {
-		opts := []grpc.ServerOption{grpc.StatsHandler(compressionSeen{r})}
+		opts := []grpc.ServerOption{grpc.StatsHandler(compressionSeen{r}), grpc.ForceServerCodecV2(newCountingCodec(r))}
 		if cfg != nil {
 			opts = append(opts, grpc.Creds(credentials.NewTLS(cfg)))
 		}
