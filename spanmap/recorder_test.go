@@ -366,7 +366,7 @@ func isMetadataView(t *testing.T, a attribute.KeyValue) bool {
 		return false
 	}
 	for name := range view {
-		if !slices.ContainsFunc(facts, func(k attribute.Key) bool { return strings.HasSuffix(string(k), "."+name) }) {
+		if !slices.ContainsFunc(facts, func(f fact) bool { return f.name == name }) {
 			return false
 		}
 	}
