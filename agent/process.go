@@ -131,10 +131,13 @@ func (p *Process) run(s Spec, files []*os.File, started chan<- error) {
 	p.proc = proc
 	p.wrote(time.Now())
 	p.jobs.begin(proc.Pid)
+	// The caller goes on while the watchdog starts (a shell: milliseconds
+	// the run would otherwise wait); Wait reads p.watchdog only after the
+	// agent is reaped, below.
+	started <- nil
 	if p.watchdog, err = startWatchdog(proc.Pid); err != nil {
 		p.watchdog = nil // tracing goes on; only the orphan guard is missing
 	}
-	started <- nil
 
 	var ws syscall.WaitStatus
 	for {
