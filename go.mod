@@ -3,7 +3,6 @@ module github.com/cursor-otel/cursor-otel
 go 1.26.0
 
 require (
-	github.com/BobuSumisu/aho-corasick v1.0.3
 	github.com/BurntSushi/toml v1.6.0
 	github.com/alecthomas/kong v1.17.0
 	github.com/creack/pty v1.1.24

@@ -36,3 +36,12 @@ func BenchmarkRedact(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkNew is building a Redactor with the built-in rules, as every
+// start of cursor-otel and every hook event does.
+func BenchmarkNew(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		New(Options{Literals: []string{"sk-abcdefghijkl"}})
+	}
+}

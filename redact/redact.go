@@ -11,8 +11,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-
-	ahocorasick "github.com/BobuSumisu/aho-corasick"
 )
 
 //go:generate go run ./internal/gitleaksgen -version v8.30.1 -out gitleaks_rules.go
@@ -33,14 +31,13 @@ type Options struct {
 
 // Redactor masks secrets in text. It is safe for concurrent use.
 type Redactor struct {
-	literals *ahocorasick.Trie // nil without literals
-	litLen   []int
+	literals *words // nil without literals
 	rules    []*rule
-	keywords *ahocorasick.Trie // the rules' keywords, lower case
-	byWord   [][]int           // rules by keyword
-	always   []int             // rules with no keyword: they run on every text
-	global   *rule             // gitleaks' global allowlist, for gitleaks' rules
-	fromGL   []bool            // the rule is gitleaks'
+	keywords *words  // the rules' keywords, lower case
+	byWord   [][]int // rules by keyword
+	always   []int   // rules with no keyword: they run on every text
+	global   *rule   // gitleaks' global allowlist, for gitleaks' rules
+	fromGL   []bool  // the rule is gitleaks'
 
 	awsScan bool
 }
@@ -61,7 +58,7 @@ func New(opts Options) *Redactor {
 	for _, p := range opts.Patterns {
 		sources = append(sources, sourceRule{id: "pattern", pattern: p.String(), keepFirst: p.NumSubexp() > 0})
 	}
-	var words []string
+	var keys []string
 	index := map[string]int{}
 	for i, s := range sources {
 		r.rules = append(r.rules, &rule{sourceRule: s})
@@ -71,16 +68,16 @@ func New(opts Options) *Redactor {
 		for _, w := range s.keywords {
 			k, ok := index[w]
 			if !ok {
-				k = len(words)
+				k = len(keys)
 				index[w] = k
-				words = append(words, w)
+				keys = append(keys, w)
 				r.byWord = append(r.byWord, nil)
 			}
 			r.byWord[k] = append(r.byWord[k], i)
 		}
 	}
-	if len(words) > 0 {
-		r.keywords = ahocorasick.NewTrieBuilder().AddStrings(words).Build()
+	if len(keys) > 0 {
+		r.keywords = newWords(keys)
 	}
 
 	var lits []string
@@ -93,10 +90,7 @@ func New(opts Options) *Redactor {
 		}
 	}
 	if len(lits) > 0 {
-		r.literals = ahocorasick.NewTrieBuilder().AddStrings(lits).Build()
-		for _, l := range lits {
-			r.litLen = append(r.litLen, len(l))
-		}
+		r.literals = newWords(lits)
 	}
 	return r
 }
@@ -112,9 +106,8 @@ func (r *Redactor) Redact(s string) string {
 	s = strings.ToValidUTF8(s, "\ufffd")
 	var spans []span
 	if r.literals != nil {
-		r.literals.Walk([]byte(s), func(end, n, _ int64) bool {
-			spans = append(spans, span{int(end - n + 1), int(end + 1)})
-			return true
+		r.literals.each([]byte(s), func(_, start, end int) {
+			spans = append(spans, span{start, end})
 		})
 	}
 	// The rules read a view of the text where the escapes of a line break
@@ -220,10 +213,10 @@ func (r *Redactor) windows(b []byte) map[int][]span {
 			b[i] = c + 'a' - 'A'
 		}
 	}
-	r.keywords.Walk(b, func(end, n, pattern int64) bool {
-		for _, i := range r.byWord[pattern] {
+	r.keywords.each(b, func(word, start, end int) {
+		for _, i := range r.byWord[word] {
 			r.rules[i].compile()
-			w := window(b, int(end-n+1), int(end)+1, !r.rules[i].multiLine)
+			w := window(b, start, end, !r.rules[i].multiLine)
 			ws := out[i]
 			if k := len(ws) - 1; k >= 0 && ws[k].end >= w.start {
 				if ws[k].start == 0 && ws[k].end == len(b) {
@@ -234,7 +227,6 @@ func (r *Redactor) windows(b []byte) map[int][]span {
 			}
 			out[i] = append(ws, w)
 		}
-		return true
 	})
 	return out
 }
