@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -273,11 +274,16 @@ func (p *Provider) Shutdown(ctx context.Context) Report {
 	}
 	ctx, cancel := context.WithDeadline(ctx, p.deadline)
 	defer cancel()
-	shutdownErr := p.tp.Shutdown(ctx)
+	// Traces and metrics flush side by side, each with the whole of the
+	// time left: one collector endpoint that hangs must not leave the
+	// other none, nor add its wait to the other's.
 	var metricsErr error
+	var flushing sync.WaitGroup
 	if p.mp != nil {
-		metricsErr = p.mp.Shutdown(ctx)
+		flushing.Go(func() { metricsErr = p.mp.Shutdown(ctx) })
 	}
+	shutdownErr := p.tp.Shutdown(ctx)
+	flushing.Wait()
 	r := Report{Spans: int(p.ended.Load()), Endpoint: p.settings.traces.endpoint, UserEndpoint: p.settings.traces.userEndpoint, FlushTimeout: p.flushTimeout}
 	if g := p.metricGuard; g != nil {
 		r.MetricPoints, r.MetricsUnsupported, r.MetricsErr = g.result()
