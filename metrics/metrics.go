@@ -51,6 +51,7 @@ type Recorder struct {
 	parts    metric.Float64Histogram
 	cost     metric.Float64Counter
 	stalls   metric.Int64Counter
+	sets     attributeSets
 }
 
 // New makes the instruments on m.
@@ -83,42 +84,35 @@ func (r *Recorder) Record(ctx context.Context, rep summary.Report) {
 	if r == nil {
 		return
 	}
-	model := attribute.String(string(spanmap.RequestModel), rep.Model)
-	with := func(errType string, attrs ...attribute.KeyValue) []attribute.KeyValue {
-		if rep.Model != "" {
-			attrs = append(attrs, model)
-		}
-		if errType != "" {
-			attrs = append(attrs, attribute.String(string(spanmap.ErrorType), errType))
-		}
-		return attrs
-	}
+	invoke, chat, tool := string(genaiconv.OperationNameInvokeAgent), string(genaiconv.OperationNameChat), string(genaiconv.OperationNameExecuteTool)
 	if t := rep.Tokens; t != nil {
-		r.tokens.Record(ctx, t.Input, genaiconv.OperationNameInvokeAgent, "cursor", genaiconv.TokenTypeInput, with("")...)
-		r.tokens.Record(ctx, t.Output, genaiconv.OperationNameInvokeAgent, "cursor", genaiconv.TokenTypeOutput, with("")...)
+		r.tokens.RecordSet(ctx, t.Input, r.sets.of(tokensOf, invoke, rep.Model, string(genaiconv.TokenTypeInput)))
+		r.tokens.RecordSet(ctx, t.Output, r.sets.of(tokensOf, invoke, rep.Model, string(genaiconv.TokenTypeOutput)))
 	}
-	r.duration.Record(ctx, seconds(rep.WallMs), genaiconv.OperationNameInvokeAgent, "cursor", with(rep.ErrorType)...)
+	r.duration.RecordSet(ctx, seconds(rep.WallMs), r.sets.of(operationOf, invoke, rep.Model, rep.ErrorType))
 	for _, mc := range rep.ModelCalls {
-		r.duration.Record(ctx, seconds(mc.DurationMs), genaiconv.OperationNameChat, "cursor", with(mc.ErrorType)...)
+		r.duration.RecordSet(ctx, seconds(mc.DurationMs), r.sets.of(operationOf, chat, rep.Model, mc.ErrorType))
 	}
 	for _, c := range rep.ToolCalls {
 		errType := ""
 		if c.Outcome != spanmap.OutcomeSuccess {
 			errType = c.Outcome
 		}
-		r.duration.Record(ctx, seconds(c.DurationMs), genaiconv.OperationNameExecuteTool, "cursor", with(errType)...)
-		r.tool.Record(ctx, seconds(c.DurationMs), metric.WithAttributes(
-			attribute.String(string(spanmap.ToolName), c.Name), attribute.String(string(spanmap.ToolOutcome), c.Outcome)))
+		r.duration.RecordSet(ctx, seconds(c.DurationMs), r.sets.of(operationOf, tool, rep.Model, errType))
+		r.tool.Record(ctx, seconds(c.DurationMs), metric.WithAttributeSet(r.sets.of(toolOf, c.Name, c.Outcome, "")))
 	}
-	r.sessions.Add(ctx, 1, metric.WithAttributes(with(rep.ErrorType, outcomeKey.String(rep.Outcome))...))
-	for part, ms := range map[string]int64{"model": rep.Split.ModelMs, "tools": rep.Split.ToolsMs, "idle": rep.Split.IdleMs} {
-		r.parts.Record(ctx, seconds(ms), metric.WithAttributes(partKey.String(part)))
+	r.sessions.Add(ctx, 1, metric.WithAttributeSet(r.sets.of(sessionOf, rep.Outcome, rep.Model, rep.ErrorType)))
+	for _, part := range []struct {
+		name string
+		ms   int64
+	}{{"model", rep.Split.ModelMs}, {"tools", rep.Split.ToolsMs}, {"idle", rep.Split.IdleMs}} {
+		r.parts.Record(ctx, seconds(part.ms), metric.WithAttributeSet(r.sets.of(partOf, part.name, "", "")))
 	}
 	if rep.CostUSD != nil {
-		r.cost.Add(ctx, *rep.CostUSD, metric.WithAttributes(with("", attribute.String(string(spanmap.CostPricing), rep.Pricing))...))
+		r.cost.Add(ctx, *rep.CostUSD, metric.WithAttributeSet(r.sets.of(costOf, rep.Pricing, rep.Model, "")))
 	}
-	for _, s := range rep.Stalls {
-		r.stalls.Add(ctx, 1, metric.WithAttributes(stallKey.String(s.InFlight)))
+	for _, st := range rep.Stalls {
+		r.stalls.Add(ctx, 1, metric.WithAttributeSet(r.sets.of(stallOf, st.InFlight, "", "")))
 	}
 }
 
