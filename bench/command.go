@@ -63,10 +63,12 @@ func (l *limited) Write(p []byte) (int, error) {
 }
 
 // median of runs by wall time; the runs are sorted in place.
-func median(runs []run) run {
-	slices.SortFunc(runs, func(a, b run) int { return int(a.wall - b.wall) })
+func median[R interface{ duration() time.Duration }](runs []R) R {
+	slices.SortFunc(runs, func(a, b R) int { return int(a.duration() - b.duration()) })
 	return runs[len(runs)/2]
 }
+
+func (r run) duration() time.Duration { return r.wall }
 
 func medianDuration(ds []time.Duration) time.Duration {
 	slices.Sort(ds)

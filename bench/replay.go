@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,15 +13,34 @@ import (
 	"github.com/cursor-otel/cursor-otel/internal/synth"
 )
 
-// recordings are the recorded streams the generated one is built from:
-// this project's examples and, when present, the real recordings beside it.
-func recordings() ([][]byte, error) {
-	return synth.Recordings("examples/*.ndjson", "../shared/fixtures/real/*.ndjson")
+// shape is a kind of stream the replay targets hold on.
+type shape struct {
+	name string
+	// recordings are what it is built from; write builds it.
+	recordings []string
+	write      func(w io.Writer, size int64, recordings [][]byte, pass synth.Counts) (synth.Counts, error)
 }
 
-// arrived counts the session and tool spans among names.
-func arrived(names map[string]int) (sessions, tools int) {
+// shapes: the thinking-heavy mix (this project's examples, the real
+// recordings, and generated sessions: about 100 spans per MB) and the
+// span-dense one (the real recordings over again with fresh ids, as a CI
+// fleet's archive of short runs: about 500 spans per MB). Without
+// ../shared the dense one is made of the examples.
+func shapes() []shape {
+	real := "../shared/fixtures/real/*.ndjson"
+	if m, _ := filepath.Glob(real); len(m) == 0 {
+		real = "examples/*.ndjson"
+	}
+	return []shape{
+		{"thinking-heavy mix", []string{"examples/*.ndjson", "../shared/fixtures/real/*.ndjson"}, synth.Mix},
+		{"span-dense mix", []string{real}, synth.Dense},
+	}
+}
+
+// arrived counts the spans, and the session and tool spans, among names.
+func arrived(names map[string]int) (spans, sessions, tools int) {
 	for name, c := range names {
+		spans += c
 		switch {
 		case strings.HasPrefix(name, "execute_tool "):
 			tools += c
@@ -28,7 +48,7 @@ func arrived(names map[string]int) (sessions, tools int) {
 			sessions += c
 		}
 	}
-	return sessions, tools
+	return spans, sessions, tools
 }
 
 // replayer runs cursor-otel replay against a counting receiver.
@@ -37,41 +57,50 @@ type replayer struct {
 	recv   *otlptest.Receiver
 }
 
-// replay replays path with export, stdout to /dev/null, and returns the run
-// and the session and tool spans that arrived.
-func (r replayer) replay(path string, quiet bool) (got run, sessions, tools int, err error) {
-	s0, t0 := arrived(r.recv.Names())
+// replayed is one replay and the spans of it that arrived.
+type replayed struct {
+	run
+	spans, sessions, tools int
+}
+
+// replay replays path with export, stdout to /dev/null.
+func (r replayer) replay(path string, quiet bool) (replayed, error) {
+	n0, s0, t0 := arrived(r.recv.Names())
 	args := []string{"replay", path}
 	if quiet {
 		args = []string{"replay", "--quiet", path}
 	}
-	got, err = measure(nil, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + r.recv.Endpoint}, r.binary, args...)
+	got, err := measure(nil, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + r.recv.Endpoint}, r.binary, args...)
 	if err == nil && (got.exit != 0 || got.stderr != "") {
 		err = fmt.Errorf("replay %s: exit %d: %s", path, got.exit, got.stderr)
 	}
-	s1, t1 := arrived(r.recv.Names())
-	return got, s1 - s0, t1 - t0, err
+	n1, s1, t1 := arrived(r.recv.Names())
+	return replayed{got, n1 - n0, s1 - s0, t1 - t0}, err
 }
 
 // stream is a generated stream on disk and what it holds.
 type stream struct {
 	path   string
 	counts synth.Counts
+	spans  int // spans a replay of it makes
 }
 
-// generate writes a stream of at least size bytes to path: the recordings
-// and generated sessions, over again. One pass of the recordings is
-// replayed first to count its tool calls.
-func generate(r replayer, dir string, size int64, recs [][]byte) (stream, error) {
+// generate writes a stream of shape s, at least size bytes, into dir. One
+// pass of its recordings is replayed first to count what it makes.
+func generate(r replayer, dir string, s shape, size int64) (stream, error) {
+	recs, err := synth.Recordings(s.recordings...)
+	if err != nil {
+		return stream{}, err
+	}
 	one := filepath.Join(dir, "recordings.ndjson")
 	if err := os.WriteFile(one, bytes.Join(recs, nil), 0o644); err != nil {
 		return stream{}, err
 	}
-	_, sessions, tools, err := r.replay(one, true)
+	got, err := r.replay(one, true)
 	if err != nil {
 		return stream{}, err
 	}
-	pass := synth.Counts{Sessions: sessions, ToolCalls: tools}
+	pass := synth.Counts{Sessions: got.sessions, ToolCalls: got.tools}
 	for _, b := range recs {
 		pass.Bytes += int64(len(b))
 		pass.Lines += bytes.Count(b, []byte{'\n'})
@@ -83,7 +112,7 @@ func generate(r replayer, dir string, size int64, recs [][]byte) (stream, error)
 		return stream{}, err
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
-	counts, err := synth.Mix(w, size, recs, pass)
+	counts, err := s.write(w, size, recs, pass)
 	if err == nil {
 		err = w.Flush()
 	}
@@ -91,4 +120,72 @@ func generate(r replayer, dir string, size int64, recs [][]byte) (stream, error)
 		err = cerr
 	}
 	return stream{path: path, counts: counts}, err
+}
+
+// shape measures replay on a small and a large stream of shape sh beside
+// cat and jq, and checks the targets: 10× jq on the large one, every tool
+// call arriving, peak RSS at most 64 MiB and within 16 MiB of the small
+// stream's.
+func (r replayer) shape(t *targets, dir string, sh shape, sizes []int64, runs int) error {
+	fmt.Printf("\n%s\n%-8s %-22s %8s %9s %10s %11s %7s\n", sh.name, "stream", "command", "seconds", "MB/s", "spans/s", "peak RSS", "CPU s")
+	peaks := map[int64]int64{}
+	for _, sz := range sizes {
+		s, err := generate(r, dir, sh, sz)
+		if err != nil {
+			return err
+		}
+		mb := float64(s.counts.Bytes) / 1e6
+		row := func(name string, m replayed) float64 {
+			rate, spans := mb/m.wall.Seconds(), "-"
+			if m.spans > 0 {
+				spans = fmt.Sprintf("%.0f", float64(m.spans)/m.wall.Seconds())
+			}
+			fmt.Printf("%-8s %-22s %8.2f %9.1f %10s %7.1f MiB %7.2f\n", fmt.Sprintf("%.0f MB", mb), name, m.wall.Seconds(), rate, spans, float64(m.peakRSS)/(1<<20), m.cpu.Seconds())
+			return rate
+		}
+		var cat, jq, quiet, tree []replayed
+		lost, spans := 0, 0 // tool spans that did not arrive, over every run; spans of one
+		for range runs {
+			m, err := measure(nil, nil, "cat", s.path)
+			if err != nil {
+				return err
+			}
+			cat = append(cat, replayed{run: m})
+			if m, err = measure(nil, nil, "jq", "-c", ".", s.path); err != nil {
+				return fmt.Errorf("jq: %w", err)
+			}
+			jq = append(jq, replayed{run: m})
+			for _, q := range []bool{true, false} {
+				m, err := r.replay(s.path, q)
+				if err != nil {
+					return err
+				}
+				lost += s.counts.ToolCalls - m.tools
+				spans = m.spans
+				if q {
+					quiet = append(quiet, m)
+				} else {
+					tree = append(tree, m)
+				}
+			}
+		}
+		catRate, jqRate := row("cat", median(cat)), row("jq -c .", median(jq))
+		rate := row("cursor-otel replay -q", median(quiet))
+		row("cursor-otel replay", median(tree))
+		if sz == sizes[len(sizes)-1] {
+			t.check(rate >= 10*jqRate, "%s, %.0f MB: replay at %.1f× jq's speed (target 10×), %.3f× cat's", sh.name, mb, rate/jqRate, rate/catRate)
+		} else {
+			fmt.Printf("         replay at %.1f× jq's speed, %.3f× cat's (the target is on the large stream)\n", rate/jqRate, rate/catRate)
+		}
+		peaks[sz] = max(median(quiet).peakRSS, median(tree).peakRSS)
+		fmt.Printf("         %d lines, %d sessions, %d spans (%.0f per MB), %d tool calls\n", s.counts.Lines, s.counts.Sessions, spans, float64(spans)/mb, s.counts.ToolCalls)
+		t.check(lost == 0, "%s, %.0f MB: every tool call arrived as a span, in each of %d replays (%d missing)", sh.name, mb, 2*runs, lost)
+		os.Remove(s.path)
+	}
+	small, large := sizes[0], sizes[len(sizes)-1]
+	peak := float64(peaks[large]) / (1 << 20)
+	t.check(peak <= 64, "%s: peak RSS on %d MB %.1f MiB (target 64 MiB)", sh.name, large>>20, peak)
+	t.check(peaks[large]-peaks[small] <= 16<<20, "%s: peak RSS grows %.1f MiB from %d MB to %d MB (target 16 MiB)",
+		sh.name, float64(peaks[large]-peaks[small])/(1<<20), small>>20, large>>20)
+	return nil
 }

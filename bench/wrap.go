@@ -17,9 +17,10 @@ import (
 
 // wrapper measures cursor-otel in front of the stand-in agent.
 type wrapper struct {
-	binary, agent string
-	recv          *otlptest.Receiver
-	runs          int
+	binary, agent   string
+	script, minimal string // the shell-script agent; a Go program that does nothing
+	recv            *otlptest.Receiver
+	runs            int
 }
 
 var streamArgs = []string{"-p", "--output-format", "stream-json", "fix the failing test"}
@@ -28,27 +29,65 @@ var streamArgs = []string{"-p", "--output-format", "stream-json", "fix the faili
 // lines, 11 spans) with no pauses.
 var small = []string{"FAKEAGENT_STREAM=examples/fix-failing-test.ndjson", "FAKEAGENT_SPEED=1000000000"}
 
-// cost is the median wall time of the agent alone and through cursor-otel
-// exporting to the local receiver; runs alternate so that the machine's
-// drift falls on both.
-func (w wrapper) cost() (alone, wrapped time.Duration, err error) {
-	var a, b []time.Duration
+// startup is what a small traced run costs, medians.
+type startup struct {
+	alone, wrapped time.Duration // the shell-script agent alone, and through cursor-otel
+	minimal        time.Duration // a Go program that does nothing
+	version        time.Duration // cursor-otel version
+}
+
+// cost measures a small traced run against a shell-script agent, alone and
+// through cursor-otel exporting to the local receiver, and the starts of a
+// minimal Go program and of cursor-otel version; runs alternate so that
+// the machine's drift falls on each.
+func (w wrapper) cost() (startup, error) {
+	var a, b, m, v []time.Duration
 	for range w.runs {
-		r, err := measure(nil, small, w.agent, streamArgs...)
+		r, err := measure(nil, w.shellAgent(), "sh", append([]string{w.script}, streamArgs...)...)
 		if err != nil {
-			return 0, 0, err
+			return startup{}, err
 		}
 		a = append(a, r.wall)
-		r, err = measure(nil, append([]string{"CURSOR_OTEL_AGENT=" + w.agent, "OTEL_EXPORTER_OTLP_ENDPOINT=" + w.recv.Endpoint}, small...), w.binary, streamArgs...)
+		r, err = measure(nil, append(w.shellAgent(), "CURSOR_OTEL_AGENT="+w.script, "OTEL_EXPORTER_OTLP_ENDPOINT="+w.recv.Endpoint), w.binary, streamArgs...)
 		if err != nil {
-			return 0, 0, err
+			return startup{}, err
 		}
 		if r.exit != 0 || r.stderr != "" {
-			return 0, 0, fmt.Errorf("wrapped run: exit %d: %s", r.exit, r.stderr)
+			return startup{}, fmt.Errorf("wrapped run: exit %d: %s", r.exit, r.stderr)
 		}
 		b = append(b, r.wall)
+		if r, err = measure(nil, nil, w.minimal); err != nil {
+			return startup{}, err
+		}
+		m = append(m, r.wall)
+		if r, err = measure(nil, nil, w.binary, "version"); err != nil {
+			return startup{}, err
+		}
+		v = append(v, r.wall)
 	}
-	return medianDuration(a), medianDuration(b), nil
+	return startup{medianDuration(a), medianDuration(b), medianDuration(m), medianDuration(v)}, nil
+}
+
+// shellAgent is the environment of the shell-script agent: the small run.
+func (w wrapper) shellAgent() []string {
+	return []string{"AGENT_STREAM=examples/fix-failing-test.ndjson"}
+}
+
+// writeAgents writes, into dir, the shell-script agent (it prints its
+// recording) and builds the minimal Go program.
+func (w *wrapper) writeAgents(dir string) error {
+	w.script, w.minimal = filepath.Join(dir, "agent.sh"), filepath.Join(dir, "minimal")
+	if err := os.WriteFile(w.script, []byte("#!/bin/sh\ncat \"$AGENT_STREAM\"\n"), 0o755); err != nil {
+		return err
+	}
+	src := filepath.Join(dir, "minimal.go")
+	if err := os.WriteFile(src, []byte("package main\n\nfunc main() {}\n"), 0o644); err != nil {
+		return err
+	}
+	if b, err := exec.Command("go", "build", "-o", w.minimal, src).CombinedOutput(); err != nil {
+		return fmt.Errorf("build a minimal Go program: %v\n%s", err, b)
+	}
+	return nil
 }
 
 // delays are how long each of lines lines, written 5 ms apart, took from
@@ -89,9 +128,11 @@ func (w wrapper) exitDelays() (map[string]time.Duration, error) {
 	for _, c := range []struct{ name, endpoint string }{
 		{"down", down}, {"refusing", refusing.Endpoint}, {"hanging", hanging},
 	} {
+		// The delay is the collector's: against the same run with a
+		// collector that answers (the wrapper's own cost is measured above).
 		var extra []time.Duration
 		for range max(3, w.runs/10) {
-			alone, err := measure(nil, small, w.agent, streamArgs...)
+			healthy, err := measure(nil, append([]string{"CURSOR_OTEL_AGENT=" + w.agent, "OTEL_EXPORTER_OTLP_ENDPOINT=" + w.recv.Endpoint}, small...), w.binary, streamArgs...)
 			if err != nil {
 				return nil, err
 			}
@@ -102,7 +143,7 @@ func (w wrapper) exitDelays() (map[string]time.Duration, error) {
 			if r.exit != 0 {
 				return nil, fmt.Errorf("collector %s: exit %d: %s", c.name, r.exit, r.stderr)
 			}
-			extra = append(extra, r.wall-alone.wall)
+			extra = append(extra, r.wall-healthy.wall)
 		}
 		out[c.name] = slices.Max(extra)
 	}

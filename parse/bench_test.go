@@ -22,11 +22,23 @@ func BenchmarkDecoderMix(b *testing.B) {
 	benchDecode(b, stream)
 }
 
-func benchDecode(b *testing.B, stream []byte) {
+// BenchmarkDecoderDense reads 20 MB of the real recordings beside this
+// project over again with fresh ids: many short sessions, mostly thinking
+// deltas of a line each.
+func BenchmarkDecoderDense(b *testing.B) {
+	stream, counts, err := synth.DenseOf(20<<20, "../../shared/fixtures/real/*.ndjson")
+	if err != nil || counts.Bytes == 0 {
+		b.Skip("../shared/fixtures/real is not there")
+	}
+	b.Run("content", func(b *testing.B) { benchDecode(b, stream) })
+	b.Run("nocontent", func(b *testing.B) { benchDecode(b, stream, WithoutContent()) })
+}
+
+func benchDecode(b *testing.B, stream []byte, opts ...Option) {
 	b.SetBytes(int64(len(stream)))
 	b.ReportAllocs()
 	for b.Loop() {
-		dec := NewDecoder(bytes.NewReader(stream))
+		dec := NewDecoder(bytes.NewReader(stream), opts...)
 		for {
 			if _, err := dec.Next(); err == io.EOF {
 				break

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/cursor-otel/cursor-otel/internal/otlptest"
 	"github.com/cursor-otel/cursor-otel/internal/synth"
 	"github.com/cursor-otel/cursor-otel/redact"
+	"github.com/cursor-otel/cursor-otel/settings"
 	"github.com/cursor-otel/cursor-otel/spanmap"
 	"github.com/cursor-otel/cursor-otel/tracer"
 )
@@ -19,10 +21,34 @@ import (
 // redacted and exported over OTLP/gRPC to a receiver on this machine.
 // (go run ./bench, from the repository root, measures the built binary beside cat and jq.)
 func BenchmarkReplayExport(b *testing.B) {
+	for _, shape := range shapes(b) {
+		b.Run(shape.name, func(b *testing.B) { benchReplayExport(b, shape.stream, shape.counts) })
+	}
+}
+
+// shape is one of the bench's two kinds of stream, 20 MB of it.
+type shape struct {
+	name   string
+	stream []byte
+	counts synth.Counts
+}
+
+// shapes are the thinking-heavy mix (about 100 spans per MB) and the
+// span-dense one: the real recordings beside this project over again with
+// fresh ids (about 400 spans per MB), when they are there.
+func shapes(b *testing.B) []shape {
 	stream, counts, err := synth.MixOf(20<<20, "../examples/*.ndjson")
 	if err != nil {
 		b.Fatal(err)
 	}
+	out := []shape{{"mix", stream, counts}}
+	if stream, counts, err = synth.DenseOf(20<<20, "../../shared/fixtures/real/*.ndjson"); err == nil && counts.Bytes > 0 {
+		out = append(out, shape{"dense", stream, counts})
+	}
+	return out
+}
+
+func benchReplayExport(b *testing.B, stream []byte, counts synth.Counts) {
 	path := filepath.Join(b.TempDir(), "stream.ndjson")
 	if err := os.WriteFile(path, stream, 0o644); err != nil {
 		b.Fatal(err)
@@ -45,6 +71,40 @@ func BenchmarkReplayExport(b *testing.B) {
 		}
 		if r := prov.Shutdown(ctx); r.Lost() > 0 || r.Err != nil {
 			b.Fatalf("%d spans lost: %v", r.Lost(), r.Err)
+		}
+	}
+}
+
+// BenchmarkRun is replay as the command runs it, settings, metrics and
+// reports included, quiet, exporting over OTLP/gRPC to a receiver on this
+// machine.
+func BenchmarkRun(b *testing.B) {
+	for _, shape := range shapes(b) {
+		b.Run(shape.name, func(b *testing.B) { benchRun(b, shape.stream, shape.counts) })
+	}
+}
+
+func benchRun(b *testing.B, stream []byte, counts synth.Counts) {
+	path := filepath.Join(b.TempDir(), "stream.ndjson")
+	if err := os.WriteFile(path, stream, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	recv := otlptest.StartGRPC(b)
+	recv.CountOnly()
+	env := map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": recv.Endpoint, "GOGC": "100", "GOMEMLIMIT": "off"}
+	for k, v := range env {
+		b.Setenv(k, v)
+	}
+	s, problems := settings.Load(settings.Flags{Quiet: settings.Switch{Text: "true", Set: true}}, os.Getenv)
+	if problems != nil {
+		b.Fatal(problems)
+	}
+	b.SetBytes(counts.Bytes)
+	b.ReportAllocs()
+	for b.Loop() {
+		status := Run(context.Background(), Config{Settings: s, Files: []string{path}, Getenv: os.Getenv, Stdout: io.Discard, Stderr: os.Stderr})
+		if status != 0 {
+			b.Fatalf("status %d", status)
 		}
 	}
 }

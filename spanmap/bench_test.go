@@ -46,6 +46,20 @@ func BenchmarkRecord(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	benchRecord(b, stream, counts)
+}
+
+// BenchmarkRecordDense is BenchmarkRecord on 20 MB of the real recordings
+// beside this project over again with fresh ids: many short sessions.
+func BenchmarkRecordDense(b *testing.B) {
+	stream, counts, err := synth.DenseOf(20<<20, "../../shared/fixtures/real/*.ndjson")
+	if err != nil || counts.Bytes == 0 {
+		b.Skip("../shared/fixtures/real is not there")
+	}
+	benchRecord(b, stream, counts)
+}
+
+func benchRecord(b *testing.B, stream []byte, counts synth.Counts) {
 	var events []parse.Event
 	dec := parse.NewDecoder(bytes.NewReader(stream))
 	for {

@@ -161,3 +161,20 @@ func MixOf(size int64, patterns ...string) ([]byte, Counts, error) {
 	counts, err := Mix(&b, size, recs, Counts{})
 	return b.Bytes(), counts, err
 }
+
+// DenseOf is a Dense stream of at least size bytes, in memory, built from
+// the recordings matching the patterns.
+func DenseOf(size int64, patterns ...string) ([]byte, Counts, error) {
+	recs, err := Recordings(patterns...)
+	if err != nil {
+		return nil, Counts{}, err
+	}
+	var pass Counts
+	for _, r := range recs {
+		pass.Bytes += int64(len(r))
+		pass.Lines += bytes.Count(r, []byte{'\n'})
+	}
+	var b bytes.Buffer
+	counts, err := Dense(&b, size, recs, pass)
+	return b.Bytes(), counts, err
+}
