@@ -14,7 +14,7 @@ type words struct {
 	columns int
 	// next: state*columns + class -> the next state, while building; then
 	// its row (state*columns), or ^row where a word ends.
-	next []int32
+	next    []int32
 	word    []int32 // the word that ends at a state, or -1
 	suffix  []int32 // the longest proper suffix state that ends a word, or -1
 	lengths []int   // by word
