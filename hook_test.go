@@ -107,7 +107,7 @@ func TestHooksMakeOneTrace(t *testing.T) {
 			t.Errorf("%s: %v, status %q, under %s %q", tt.name, d, s.Status, parent.Name, value(parent, "cursor.generation_id"))
 		}
 	}
-	if p := dist(took); p.worst > 500*time.Millisecond {
+	if p := dist(took); timingChecked(t) && p.worst > 500*time.Millisecond {
 		t.Errorf("hooks took median %v, worst %v: want well under the budget", p.median, p.worst)
 	} else {
 		t.Logf("%d hooks, collector up: median %v, worst %v", len(took), p.median, p.worst)
@@ -127,7 +127,7 @@ func TestHooksWithTheCollectorDown(t *testing.T) {
 	took := runHooks(t, env, events[:9]) // the first generation
 	p := dist(took)
 	t.Logf("%d hooks, collector down: median %v, worst %v", len(took), p.median, p.worst)
-	if p.worst > 500*time.Millisecond {
+	if timingChecked(t) && p.worst > 500*time.Millisecond {
 		t.Errorf("hooks took median %v, worst %v with the collector down", p.median, p.worst)
 	}
 	// The flushers give up on the collector and leave the spans spooled.

@@ -659,7 +659,7 @@ func TestWrapPassthroughDelay(t *testing.T) {
 	t.Logf("passthrough delay over %d lines: median %v, p99 %v, worst %v", lines, median, delays[len(delays)*99/100], worst)
 	// A hot path that waited 10 ms a line measured a 15 ms median; the worst
 	// bound only guards against a stall, whatever the machine's load.
-	if median > 5*time.Millisecond || worst > 500*time.Millisecond {
+	if timingChecked(t) && (median > 5*time.Millisecond || worst > 500*time.Millisecond) {
 		t.Errorf("median %v, worst %v: a line must not wait for the tracer", median, worst)
 	}
 }
