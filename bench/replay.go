@@ -82,7 +82,6 @@ func (r replayer) replay(path string, quiet bool) (replayed, error) {
 type stream struct {
 	path   string
 	counts synth.Counts
-	spans  int // spans a replay of it makes
 }
 
 // generate writes a stream of shape s, at least size bytes, into dir. One

@@ -78,7 +78,7 @@ func appendView(b []byte, attrs []attribute.KeyValue, facts []fact) []byte {
 		case attribute.BOOL:
 			b = strconv.AppendBool(b, val.AsBool())
 		default:
-			b = appendJSONString(b, val.Emit())
+			b = appendJSONString(b, val.String())
 		}
 	}
 	if b != nil {

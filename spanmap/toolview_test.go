@@ -32,7 +32,7 @@ func TestMetadataViewIsTheJSONOfTheFacts(t *testing.T) {
 			got := Value(view, v.key)
 			if len(want) == 0 {
 				if got.Type() != attribute.EMPTY {
-					t.Errorf("%v: %s = %s, want none", attrs, v.key, got.Emit())
+					t.Errorf("%v: %s = %s, want none", attrs, v.key, got.String())
 				}
 				continue
 			}
