@@ -1,16 +1,13 @@
 package otlptest
 
 import (
-	"compress/gzip"
 	"context"
-	"io"
 	"net/http"
 
 	metricscollectorpb "go.opentelemetry.io/proto/otlp/collector/metrics/v1"
 	metricspb "go.opentelemetry.io/proto/otlp/metrics/v1"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
-	"google.golang.org/protobuf/proto"
 )
 
 // Metrics returns the resource metrics received so far, in order.
@@ -58,19 +55,9 @@ func (s *grpcMetricsService) Export(_ context.Context, req *metricscollectorpb.E
 }
 
 func (r *Receiver) serveHTTPMetrics(w http.ResponseWriter, req *http.Request) {
-	body := io.Reader(req.Body)
-	if req.Header.Get("Content-Encoding") == "gzip" {
-		gz, err := gzip.NewReader(req.Body)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		body = gz
-	}
-	b, err := io.ReadAll(body)
 	var msg metricscollectorpb.ExportMetricsServiceRequest
-	if err != nil || proto.Unmarshal(b, &msg) != nil {
-		http.Error(w, "want an application/x-protobuf ExportMetricsServiceRequest", http.StatusBadRequest)
+	if _, err := readHTTP(req, &msg); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
 	if err := r.storeMetrics(&msg); err != nil {
@@ -81,7 +68,5 @@ func (r *Receiver) serveHTTPMetrics(w http.ResponseWriter, req *http.Request) {
 		w.WriteHeader(httpStatus(err))
 		return
 	}
-	out, _ := proto.Marshal(&metricscollectorpb.ExportMetricsServiceResponse{})
-	w.Header().Set("Content-Type", "application/x-protobuf")
-	_, _ = w.Write(out)
+	writeHTTP(w, &metricscollectorpb.ExportMetricsServiceResponse{})
 }

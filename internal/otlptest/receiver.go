@@ -5,7 +5,6 @@
 package otlptest
 
 import (
-	"bytes"
 	"compress/gzip"
 	"context"
 	"crypto/tls"
@@ -323,26 +322,15 @@ func startHTTP(t testing.TB, cfg *tls.Config) *Receiver {
 }
 
 func (r *Receiver) serveHTTP(w http.ResponseWriter, req *http.Request) {
-	body := io.Reader(req.Body)
-	if req.Header.Get("Content-Encoding") == "gzip" {
-		gz, err := gzip.NewReader(req.Body)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		body = gz
+	var msg collectorpb.ExportTraceServiceRequest
+	compressed, err := readHTTP(req, &msg)
+	if compressed {
 		r.mu.Lock()
 		r.compressed++
 		r.mu.Unlock()
 	}
-	b, err := io.ReadAll(body)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
-	}
-	var msg collectorpb.ExportTraceServiceRequest
-	if req.Header.Get("Content-Type") != "application/x-protobuf" || proto.Unmarshal(b, &msg) != nil {
-		http.Error(w, "want an application/x-protobuf ExportTraceServiceRequest", http.StatusBadRequest)
 		return
 	}
 	headers := map[string]string{}
@@ -353,9 +341,35 @@ func (r *Receiver) serveHTTP(w http.ResponseWriter, req *http.Request) {
 		w.WriteHeader(httpStatus(err))
 		return
 	}
-	out, _ := proto.Marshal(&collectorpb.ExportTraceServiceResponse{})
+	writeHTTP(w, &collectorpb.ExportTraceServiceResponse{})
+}
+
+// readHTTP reads an OTLP/HTTP request's protobuf body into msg, gunzipped
+// if it came compressed, and says whether it did.
+func readHTTP(req *http.Request, msg proto.Message) (compressed bool, err error) {
+	body := io.Reader(req.Body)
+	if req.Header.Get("Content-Encoding") == "gzip" {
+		gz, err := gzip.NewReader(req.Body)
+		if err != nil {
+			return true, err
+		}
+		body, compressed = gz, true
+	}
+	b, err := io.ReadAll(body)
+	if err != nil {
+		return compressed, err
+	}
+	if req.Header.Get("Content-Type") != "application/x-protobuf" || proto.Unmarshal(b, msg) != nil {
+		return compressed, fmt.Errorf("want an application/x-protobuf %s", msg.ProtoReflect().Descriptor().Name())
+	}
+	return compressed, nil
+}
+
+// writeHTTP answers an OTLP/HTTP request with msg.
+func writeHTTP(w http.ResponseWriter, msg proto.Message) {
+	out, _ := proto.Marshal(msg)
 	w.Header().Set("Content-Type", "application/x-protobuf")
-	_, _ = io.Copy(w, bytes.NewReader(out))
+	_, _ = w.Write(out)
 }
 
 // compressionSeen counts gRPC requests whose payload came compressed.
