@@ -128,6 +128,14 @@ func TestHandledSignalIsNoFailure(t *testing.T) {
 // one, with cursor-otel's group in the foreground.
 func ptyRun(t *testing.T, env []string, args ...string) (*exec.Cmd, *os.File) {
 	t.Helper()
+	cmd, tty := ptyStart(t, env, args...)
+	go io.Copy(io.Discard, tty)
+	return cmd, tty
+}
+
+// ptyStart is ptyRun leaving the terminal's output to the caller.
+func ptyStart(t *testing.T, env []string, args ...string) (*exec.Cmd, *os.File) {
+	t.Helper()
 	cmd := exec.Command(binary, args...)
 	cmd.Env = withBaseEnv(t, env)
 	tty, err := pty.Start(cmd)
@@ -138,7 +146,6 @@ func ptyRun(t *testing.T, env []string, args ...string) (*exec.Cmd, *os.File) {
 	t.Cleanup(func() { tty.Close(); proctest.KillTree(pid) })
 	watchdog := time.AfterFunc(20*time.Second, func() { proctest.KillTree(pid) })
 	t.Cleanup(func() { watchdog.Stop() })
-	go io.Copy(io.Discard, tty)
 	return cmd, tty
 }
 
@@ -174,16 +181,7 @@ func TestSignalsAtATerminal(t *testing.T) {
 func TestAgentIsGivenTheTerminal(t *testing.T) {
 	recv := otlptest.StartGRPC(t)
 	env, signals, pidfile := hangingAgent(t, recv.Endpoint, "FAKEAGENT_READ_TTY=1")
-	cmd := exec.Command(binary, streamArgs()...)
-	cmd.Env = withBaseEnv(t, env)
-	tty, err := pty.Start(cmd)
-	if err != nil {
-		t.Skipf("no pseudo-terminal here: %v", err)
-	}
-	pid := cmd.Process.Pid
-	t.Cleanup(func() { tty.Close(); proctest.KillTree(pid) })
-	watchdog := time.AfterFunc(20*time.Second, func() { proctest.KillTree(pid) })
-	defer watchdog.Stop()
+	cmd, tty := ptyStart(t, env, streamArgs()...)
 	out := bufio.NewReader(tty)
 	waitFile(t, pidfile, 1)
 	tty.Write([]byte("yes\n"))
