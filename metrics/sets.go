@@ -36,6 +36,10 @@ type setKey struct {
 	a, b, c string
 }
 
+// tokenTypeKey is the conventions' gen_ai.token.type (a metric attribute
+// only: spanmap has no use for it).
+const tokenTypeKey = attribute.Key("gen_ai.token.type")
+
 // maxSets bounds the sets kept: past it (a stream with endless distinct
 // tool names), sets are made and not kept.
 const maxSets = 4096
@@ -66,13 +70,13 @@ func (k setKey) set() attribute.Set {
 			attrs = append(attrs, key.String(v))
 		}
 	}
-	provider := attribute.String("gen_ai.provider.name", "cursor")
+	provider := spanmap.ProviderName.String("cursor")
 	switch k.kind {
 	case tokensOf:
-		attrs = append(attrs, attribute.String("gen_ai.operation.name", k.a), provider, attribute.String("gen_ai.token.type", k.c))
+		attrs = append(attrs, spanmap.OperationName.String(k.a), provider, tokenTypeKey.String(k.c))
 		optional(spanmap.RequestModel, k.b)
 	case operationOf:
-		attrs = append(attrs, attribute.String("gen_ai.operation.name", k.a), provider)
+		attrs = append(attrs, spanmap.OperationName.String(k.a), provider)
 		optional(spanmap.RequestModel, k.b)
 		optional(spanmap.ErrorType, k.c)
 	case toolOf:
