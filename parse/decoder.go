@@ -37,6 +37,14 @@ func WithoutContent() Option {
 	return func(d *Decoder) { d.line.noContent = true }
 }
 
+// WithLongLines calls longer as a line is read, each time it has grown
+// longer than every line before it (only past 64 KiB, the read buffer), so
+// that the caller can make room for a line of many megabytes before it is
+// whole. It runs on the decoding goroutine.
+func WithLongLines(longer func(size int)) Option {
+	return func(d *Decoder) { d.lines.longer = longer }
+}
+
 // WithBlankLines returns a line with nothing on it as a *Blank event, for
 // a reader that gives the stream's lines back as they were (rendering
 // what is not an event).

@@ -32,6 +32,10 @@ type LineReader struct {
 	buf []byte
 	num int
 	max int
+	// longer, when set, hears of every line longer than those before it
+	// while it is read, so that room can be made before it is whole.
+	longer  func(size int)
+	longest int
 }
 
 // NewLineReader reads lines from r, keeping lines up to max bytes
@@ -60,6 +64,10 @@ func (lr *LineReader) Next() (Line, error) {
 		lr.buf = append(lr.buf, chunk...)
 	}
 	for err == bufio.ErrBufferFull {
+		if lr.longer != nil && size > lr.longest {
+			lr.longest = size
+			lr.longer(size)
+		}
 		chunk, err = lr.r.ReadSlice('\n')
 		size += len(chunk)
 		if !tooLong && size > lr.max {

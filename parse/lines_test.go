@@ -170,3 +170,49 @@ func TestDecoderReportsTooLongLines(t *testing.T) {
 		t.Fatalf("second event = %#v, want the user event", ev)
 	}
 }
+
+// TestDecoderTellsOfLongerLines: a caller making room for long lines hears
+// of each line longer than those before, while it is read, and of nothing
+// else: not of short lines, nor of a long line shorter than an earlier one.
+func TestDecoderTellsOfLongerLines(t *testing.T) {
+	const kib = 1 << 10
+	var stream bytes.Buffer
+	for _, n := range []int{10, 300 * kib, 100 * kib, 2 << 20, 5} {
+		stream.WriteString(`{"type":"user","text":"` + strings.Repeat("x", n) + `"}` + "\n")
+	}
+	var heard []int
+	dec := NewDecoder(&stream, WithLongLines(func(size int) { heard = append(heard, size) }))
+	lines := 0
+	for {
+		_, err := dec.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines++
+		switch lines {
+		case 1:
+			if len(heard) > 0 {
+				t.Fatalf("a 10-byte line was told of: %v", heard)
+			}
+		case 3:
+			if last := heard[len(heard)-1]; last > 300*kib+32 {
+				t.Fatalf("heard %d after the 100 KiB line; want at most the 300 KiB line's size", last)
+			}
+		}
+	}
+	if lines != 5 {
+		t.Fatalf("%d events, want 5", lines)
+	}
+	for i := 1; i < len(heard); i++ {
+		if heard[i] <= heard[i-1] {
+			t.Fatalf("sizes told of are not each longer than the last: %v", heard)
+		}
+	}
+	// Told before the 2 MiB line was whole: within a read buffer of it.
+	if last := heard[len(heard)-1]; last < 2<<20-64*kib || last > 2<<20+32 {
+		t.Fatalf("longest told of: %d bytes, want within 64 KiB below 2 MiB", last)
+	}
+}

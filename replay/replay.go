@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"time"
 
 	"go.opentelemetry.io/otel/trace"
@@ -38,7 +37,7 @@ type Config struct {
 // read, a report cannot be written, or an export to an endpoint the user
 // named fails.
 func Run(ctx context.Context, c Config) int {
-	tuneGC(c.Getenv)
+	longer := memoryLimit(c.Getenv)
 	s := c.Settings
 	status := 0
 	redactor := s.Redactor(c.Environ)
@@ -74,7 +73,7 @@ func Run(ctx context.Context, c Config) int {
 	}
 	var overBudget []string
 	for _, name := range files {
-		over, err := replayFile(ctx, prov.Tracer(), name, stdin, opts)
+		over, err := replayFile(ctx, prov.Tracer(), name, stdin, opts, longer)
 		if err != nil {
 			fmt.Fprintln(c.Stderr, oneline.Join(redactor.Redact(err.Error())))
 			status = 1
@@ -110,24 +109,10 @@ func Run(ctx context.Context, c Config) int {
 // cost cannot be known.
 const statusOverBudget = 3
 
-// tuneGC sets the garbage collector for replay, unless the user did with
-// GOGC or GOMEMLIMIT. Replay is a batch job whose live heap is a few MiB
-// (its state is per open span), so collecting at 5× that rather than 2×
-// spends a fifth less CPU, and the memory limit bounds what that costs:
-// peak RSS on a 200 MB stream went from 29 to 41 MiB, throughput from 460
-// to 590 MB/s.
-func tuneGC(getenv func(string) string) {
-	if getenv("GOGC") == "" {
-		debug.SetGCPercent(400)
-	}
-	if getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(32 << 20)
-	}
-}
-
 // replayFile records one recorded stream, "-" being stdin, and says why
 // each session over the budget, if any, is.
-func replayFile(ctx context.Context, t trace.Tracer, name string, stdin io.Reader, opts spanmap.Options) (overBudget []string, err error) {
+// longer, if not nil, hears of each line longer than those before it.
+func replayFile(ctx context.Context, t trace.Tracer, name string, stdin io.Reader, opts spanmap.Options, longer func(int)) (overBudget []string, err error) {
 	r := stdin
 	if name != "-" {
 		f, err := os.Open(name)
@@ -145,6 +130,9 @@ func replayFile(ctx context.Context, t trace.Tracer, name string, stdin io.Reade
 	var decOpts []parse.Option
 	if !opts.CaptureContent {
 		decOpts = append(decOpts, parse.WithoutContent())
+	}
+	if longer != nil {
+		decOpts = append(decOpts, parse.WithLongLines(longer))
 	}
 	// Decoding runs ahead on a core of its own while this one records.
 	for batch := range parse.DecodeAhead(ctx, r, decOpts...) {

@@ -66,7 +66,7 @@ func benchReplayExport(b *testing.B, stream []byte, counts synth.Counts) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := replayFile(ctx, prov.Tracer(), path, nil, opts); err != nil {
+		if _, err := replayFile(ctx, prov.Tracer(), path, nil, opts, nil); err != nil {
 			b.Fatal(err)
 		}
 		if r := prov.Shutdown(ctx); r.Lost() > 0 || r.Err != nil {

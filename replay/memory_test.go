@@ -1,0 +1,33 @@
+package replay
+
+import (
+	"math"
+	"runtime/debug"
+	"testing"
+)
+
+// TestMemoryLimitGrowsWithTheLongestLine: a stream of 40 MB tool results
+// gets room for them instead of a collector running without pause, and a
+// GOMEMLIMIT the user set is left as it is.
+func TestMemoryLimitGrowsWithTheLongestLine(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+
+	longer := memoryLimit(func(string) string { return "" })
+	if got := debug.SetMemoryLimit(-1); got != 32<<20 {
+		t.Fatalf("limit before any long line: %d MiB, want 32", got>>20)
+	}
+	longer(40 << 20)
+	if got := debug.SetMemoryLimit(-1); got != (32+8*40)<<20 {
+		t.Fatalf("limit after a 40 MiB line: %d MiB, want 352", got>>20)
+	}
+
+	debug.SetMemoryLimit(1 << 30)
+	env := map[string]string{"GOMEMLIMIT": "1GiB"}
+	if memoryLimit(func(k string) string { return env[k] }) != nil {
+		t.Fatal("with GOMEMLIMIT set, replay still sizes the limit")
+	}
+	if got := debug.SetMemoryLimit(-1); got != 1<<30 {
+		t.Fatalf("the user's GOMEMLIMIT became %d MiB", got>>20)
+	}
+}
