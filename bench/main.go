@@ -81,6 +81,9 @@ func bench(size, smallSize int64, runs, wrapRuns int, dir string) error {
 			return err
 		}
 	}
+	if err := r.largeLines(&t, dir, size, runs); err != nil {
+		return err
+	}
 
 	w := wrapper{binary: binary, agent: agent, recv: recv, runs: wrapRuns}
 	if err := w.writeAgents(dir); err != nil {

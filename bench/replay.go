@@ -63,14 +63,15 @@ type replayed struct {
 	spans, sessions, tools int
 }
 
-// replay replays path with export, stdout to /dev/null.
-func (r replayer) replay(path string, quiet bool) (replayed, error) {
+// replay replays path with export, stdout to /dev/null, env added to the
+// environment.
+func (r replayer) replay(path string, quiet bool, env ...string) (replayed, error) {
 	n0, s0, t0 := arrived(r.recv.Names())
 	args := []string{"replay", path}
 	if quiet {
 		args = []string{"replay", "--quiet", path}
 	}
-	got, err := measure(nil, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + r.recv.Endpoint}, r.binary, args...)
+	got, err := measure(nil, append([]string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + r.recv.Endpoint}, env...), r.binary, args...)
 	if err == nil && (got.exit != 0 || got.stderr != "") {
 		err = fmt.Errorf("replay %s: exit %d: %s", path, got.exit, got.stderr)
 	}
