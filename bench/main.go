@@ -59,9 +59,9 @@ func bench(size, smallSize int64, runs, wrapRuns int, dir string) error {
 	} else if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	binary, agent := filepath.Join(dir, "cursor-otel"), filepath.Join(dir, "fakeagent")
+	binary, agent, floor := filepath.Join(dir, "cursor-otel"), filepath.Join(dir, "fakeagent"), filepath.Join(dir, "floor")
 	launcher = filepath.Join(dir, "launch")
-	for pkg, out := range map[string]string{".": binary, "./testdata/fakeagent": agent, "./bench/launch": launcher} {
+	for pkg, out := range map[string]string{".": binary, "./testdata/fakeagent": agent, "./bench/launch": launcher, "./bench/floor": floor} {
 		if b, err := exec.Command("go", "build", "-o", out, pkg).CombinedOutput(); err != nil {
 			return fmt.Errorf("build %s (run from the repository root): %v\n%s", pkg, err, b)
 		}
@@ -85,7 +85,7 @@ func bench(size, smallSize int64, runs, wrapRuns int, dir string) error {
 		return err
 	}
 
-	w := wrapper{binary: binary, agent: agent, recv: recv, runs: wrapRuns}
+	w := wrapper{binary: binary, agent: agent, floor: floor, recv: recv, runs: wrapRuns}
 	if err := w.writeAgents(dir); err != nil {
 		return err
 	}
@@ -96,6 +96,8 @@ func bench(size, smallSize int64, runs, wrapRuns int, dir string) error {
 	fmt.Printf("\nwrap: a small traced run (39 lines, 11 spans) against a shell-script agent, median of %d runs:\n", wrapRuns)
 	fmt.Printf("  agent alone %.2f ms, through cursor-otel %.2f ms; a minimal Go program starts in %.2f ms, cursor-otel version in %.2f ms\n",
 		ms(c.alone), ms(c.wrapped), ms(c.minimal), ms(c.version))
+	fmt.Printf("  a Go program that only links the SDK and OTLP/gRPC exporter starts in %.2f ms, %.2f ms (%.1f minimal starts) more than one that links nothing\n",
+		ms(c.floor), ms(c.floor-c.minimal), float64(c.floor-c.minimal)/float64(c.minimal))
 	t.check(c.wrapped-c.alone <= 2*c.minimal, "wrapper cost %.2f ms, %.1f starts of a minimal Go program (target 2)", ms(c.wrapped-c.alone), float64(c.wrapped-c.alone)/float64(c.minimal))
 	delays, err := w.delays(dir, 200)
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 type wrapper struct {
 	binary, agent   string
 	script, minimal string // the shell-script agent; a Go program that does nothing
+	floor           string // a Go program that links the SDK and exporter and does nothing
 	recv            *otlptest.Receiver
 	runs            int
 }
@@ -33,6 +34,7 @@ var small = []string{"FAKEAGENT_STREAM=examples/fix-failing-test.ndjson", "FAKEA
 type startup struct {
 	alone, wrapped time.Duration // the shell-script agent alone, and through cursor-otel
 	minimal        time.Duration // a Go program that does nothing
+	floor          time.Duration // one that links the SDK and OTLP/gRPC exporter
 	version        time.Duration // cursor-otel version
 }
 
@@ -41,7 +43,7 @@ type startup struct {
 // minimal Go program and of cursor-otel version; runs alternate so that
 // the machine's drift falls on each.
 func (w wrapper) cost() (startup, error) {
-	var a, b, m, v []time.Duration
+	var a, b, m, f, v []time.Duration
 	for range w.runs {
 		r, err := measure(nil, w.shellAgent(), "sh", append([]string{w.script}, streamArgs...)...)
 		if err != nil {
@@ -60,12 +62,16 @@ func (w wrapper) cost() (startup, error) {
 			return startup{}, err
 		}
 		m = append(m, r.wall)
+		if r, err = measure(nil, nil, w.floor); err != nil {
+			return startup{}, err
+		}
+		f = append(f, r.wall)
 		if r, err = measure(nil, nil, w.binary, "version"); err != nil {
 			return startup{}, err
 		}
 		v = append(v, r.wall)
 	}
-	return startup{medianDuration(a), medianDuration(b), medianDuration(m), medianDuration(v)}, nil
+	return startup{medianDuration(a), medianDuration(b), medianDuration(m), medianDuration(f), medianDuration(v)}, nil
 }
 
 // shellAgent is the environment of the shell-script agent: the small run.
