@@ -1,8 +1,8 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -17,18 +17,11 @@ import (
 func (r replayer) largeLines(t *targets, dir string, size int64, runs int) error {
 	const lineSize = 40 << 20
 	path := filepath.Join(dir, "large-lines.ndjson")
-	f, err := os.Create(path)
-	if err != nil {
+	var counts synth.Counts
+	err := writeStream(path, func(w io.Writer) (err error) {
+		counts, err = synth.LargeLines(w, size, lineSize)
 		return err
-	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	counts, err := synth.LargeLines(w, size, lineSize)
-	if err == nil {
-		err = w.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
+	})
 	if err != nil {
 		return err
 	}

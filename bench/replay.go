@@ -107,19 +107,29 @@ func generate(r replayer, dir string, s shape, size int64) (stream, error) {
 	}
 
 	path := filepath.Join(dir, fmt.Sprintf("stream-%dMB.ndjson", size>>20))
+	var counts synth.Counts
+	err = writeStream(path, func(w io.Writer) (err error) {
+		counts, err = s.write(w, size, recs, pass)
+		return err
+	})
+	return stream{path: path, counts: counts}, err
+}
+
+// writeStream creates path and writes it through a buffer with write.
+func writeStream(path string, write func(io.Writer) error) error {
 	f, err := os.Create(path)
 	if err != nil {
-		return stream{}, err
+		return err
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
-	counts, err := s.write(w, size, recs, pass)
+	err = write(w)
 	if err == nil {
 		err = w.Flush()
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	return stream{path: path, counts: counts}, err
+	return err
 }
 
 // shape measures replay on a small and a large stream of shape sh beside
