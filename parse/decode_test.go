@@ -484,13 +484,7 @@ func TestDecoderWithoutContent(t *testing.T) {
 {"type":"result","subtype":"error","is_error":true,"result":"tests fail"}`
 	dec := NewDecoder(strings.NewReader(stream), WithoutContent())
 	var events []Event
-	for {
-		ev, err := dec.Next()
-		if err != nil {
-			break
-		}
-		events = append(events, ev)
-	}
+	eachEvent(t, dec, func(ev Event) { events = append(events, ev) })
 	if len(events) != 4 {
 		t.Fatalf("%d events, want 4", len(events))
 	}

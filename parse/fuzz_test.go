@@ -2,7 +2,6 @@ package parse
 
 import (
 	"bytes"
-	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -87,20 +86,13 @@ func FuzzDecoder(f *testing.F) {
 		}
 		dec := NewDecoder(bytes.NewReader(stream))
 		got, last := 0, 0
-		for {
-			ev, err := dec.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatalf("Next: %v", err)
-			}
+		eachEvent(t, dec, func(ev Event) {
 			if ev.Head().Line <= last {
 				t.Fatalf("line %d after line %d", ev.Head().Line, last)
 			}
 			last = ev.Head().Line
 			got++
-		}
+		})
 		if got != want {
 			t.Fatalf("%d events for %d non-blank lines", got, want)
 		}

@@ -112,21 +112,14 @@ func TestDecoderSkipsBlankLinesAndNumbersEvents(t *testing.T) {
 	input := "\n{\"type\":\"user\"}\n   \nnot json\n\n{\"type\":\"result\"}"
 	dec := NewDecoder(strings.NewReader(input))
 	var got []string
-	for {
-		ev, err := dec.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	eachEvent(t, dec, func(ev Event) {
 		switch e := ev.(type) {
 		case *Invalid:
 			got = append(got, "invalid@"+strconv.Itoa(e.Line))
 		default:
 			got = append(got, e.Head().Type+"@"+strconv.Itoa(e.Head().Line))
 		}
-	}
+	})
 	if want := "user@2 invalid@4 result@6"; strings.Join(got, " ") != want {
 		t.Errorf("events = %q, want %q", strings.Join(got, " "), want)
 	}
@@ -139,18 +132,11 @@ func TestDecoderGivesLinesBackAsWritten(t *testing.T) {
 	dec := NewDecoder(strings.NewReader(input), WithBlankLines())
 	var b strings.Builder
 	var kinds []string
-	for {
-		ev, err := dec.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	eachEvent(t, dec, func(ev Event) {
 		b.Write(dec.Raw())
 		b.WriteString(dec.Ending())
 		kinds = append(kinds, strings.TrimPrefix(fmt.Sprintf("%T", ev), "*parse."))
-	}
+	})
 	if b.String() != input {
 		t.Errorf("lines given back as %q, want %q", b.String(), input)
 	}
@@ -183,14 +169,7 @@ func TestDecoderTellsOfLongerLines(t *testing.T) {
 	var heard []int
 	dec := NewDecoder(&stream, WithLongLines(func(size int) { heard = append(heard, size) }))
 	lines := 0
-	for {
-		_, err := dec.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	eachEvent(t, dec, func(Event) {
 		lines++
 		switch lines {
 		case 1:
@@ -202,7 +181,7 @@ func TestDecoderTellsOfLongerLines(t *testing.T) {
 				t.Fatalf("heard %d after the 100 KiB line; want at most the 300 KiB line's size", last)
 			}
 		}
-	}
+	})
 	if lines != 5 {
 		t.Fatalf("%d events, want 5", lines)
 	}

@@ -3,7 +3,6 @@ package parse
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,14 +25,7 @@ func TestRealRecordingsDecodeFully(t *testing.T) {
 			defer f.Close()
 			dec := NewDecoder(f)
 			counts := map[string]int{}
-			for {
-				ev, err := dec.Next()
-				if err == io.EOF {
-					break
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
+			eachEvent(t, dec, func(ev Event) {
 				switch e := ev.(type) {
 				case *Invalid, *Unknown:
 					t.Errorf("line %d: %#v", ev.Head().Line, ev)
@@ -47,7 +39,7 @@ func TestRealRecordingsDecodeFully(t *testing.T) {
 					}
 				}
 				counts[ev.Head().Type]++
-			}
+			})
 			if counts["system"] != 1 || counts["result"] != 1 {
 				t.Errorf("events by type %v: want one system/init and one result", counts)
 			}
