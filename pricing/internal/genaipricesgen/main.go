@@ -18,12 +18,12 @@ import (
 	"flag"
 	"fmt"
 	"go/format"
-	"io"
-	"net/http"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/cursor-otel/cursor-otel/internal/upstream"
 )
 
 // providers are the ones whose models Cursor offers, in the order their
@@ -56,7 +56,7 @@ func main() {
 	if *commit == "" || len(*date) != len("2006-01-02") {
 		fail(fmt.Errorf("-commit and -date (YYYY-MM-DD) are required"))
 	}
-	raw, err := read(*data, *commit)
+	raw, err := upstream.Read(*data, "pydantic/genai-prices", *commit, "prices/new_data/v2/data_slim.json")
 	if err != nil {
 		fail(err)
 	}
@@ -72,22 +72,6 @@ func main() {
 		fail(err)
 	}
 	fmt.Fprintf(os.Stderr, "genaipricesgen: %s: %d models of %d providers from genai-prices %s (%s)\n", *out, n, len(providers), *commit, *date)
-}
-
-func read(path, commit string) ([]byte, error) {
-	if path != "" {
-		return os.ReadFile(path)
-	}
-	url := "https://raw.githubusercontent.com/pydantic/genai-prices/" + commit + "/prices/new_data/v2/data_slim.json"
-	resp, err := http.Get(url)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("%s: %s", url, resp.Status)
-	}
-	return io.ReadAll(resp.Body)
 }
 
 func generate(all []provider, commit, date string) ([]byte, int, error) {

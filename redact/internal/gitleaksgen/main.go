@@ -15,8 +15,6 @@ import (
 	"flag"
 	"fmt"
 	"go/format"
-	"io"
-	"net/http"
 	"os"
 	"regexp"
 	"slices"
@@ -24,6 +22,8 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/cursor-otel/cursor-otel/internal/upstream"
 )
 
 type config struct {
@@ -56,7 +56,7 @@ func main() {
 	if *version == "" {
 		fail(fmt.Errorf("-version is required"))
 	}
-	data, err := read(*source, *version)
+	data, err := upstream.Read(*source, "gitleaks/gitleaks", *version, "config/gitleaks.toml")
 	if err != nil {
 		fail(err)
 	}
@@ -76,22 +76,6 @@ func main() {
 		fmt.Fprintf(os.Stderr, "; left out: %s", strings.Join(skipped, ", "))
 	}
 	fmt.Fprintln(os.Stderr)
-}
-
-func read(source, version string) ([]byte, error) {
-	if source != "" {
-		return os.ReadFile(source)
-	}
-	url := "https://raw.githubusercontent.com/gitleaks/gitleaks/" + version + "/config/gitleaks.toml"
-	resp, err := http.Get(url)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("%s: %s", url, resp.Status)
-	}
-	return io.ReadAll(resp.Body)
 }
 
 func generate(cfg config, version string) (src []byte, skipped []string, err error) {
