@@ -29,7 +29,8 @@
 //	                      exits 128+N as cursor-agent does
 //	FAKEAGENT_ON_SIGNAL   "continue": record each signal and go on, ending
 //	                      as if none came (an agent that handles Ctrl-C)
-//	FAKEAGENT_PIDFILE     a file to write its pid to, first thing
+//	FAKEAGENT_PIDFILE     a file to write its pid to, first thing once
+//	                      signals are recorded
 //	FAKEAGENT_INTERLEAVE  write this many lines before the stream, turn
 //	                      about to stdout and stderr, one write each
 //	FAKEAGENT_SKEW        a duration added to the times FAKEAGENT_REBASE
@@ -57,9 +58,6 @@ import (
 )
 
 func main() {
-	if path := os.Getenv("FAKEAGENT_PIDFILE"); path != "" {
-		appendFile(path, fmt.Sprintf("%d\n", os.Getpid()))
-	}
 	signals := make(chan os.Signal, 4)
 	if path := os.Getenv("FAKEAGENT_SIGNALS"); path != "" {
 		signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
@@ -72,6 +70,12 @@ func main() {
 				}
 			}
 		}()
+	}
+	// The pid is written once signals are being recorded: a test that
+	// signals on seeing it must not find the agent still without its
+	// handler (SIGTERM would end it unrecorded).
+	if path := os.Getenv("FAKEAGENT_PIDFILE"); path != "" {
+		appendFile(path, fmt.Sprintf("%d\n", os.Getpid()))
 	}
 	if os.Getenv("FAKEAGENT_READ_TTY") != "" {
 		tty, err := os.Open("/dev/tty")
