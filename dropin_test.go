@@ -39,30 +39,16 @@ func installDropIn(t *testing.T) dropIn {
 // cursor-otel starts programs, which might start cursor-otel.
 func (d dropIn) run(t *testing.T, env []string, args ...string) result {
 	t.Helper()
-	return runBounded(t, d.link, append([]string{"PATH=" + d.path}, env...), nil, args...)
+	return runBounded(t, d.link, append([]string{"PATH=" + d.path}, env...), args...)
 }
 
 // runBounded runs a program in a process group of its own, killed with all
 // it started after 30 s or at the test's end.
-func runBounded(t *testing.T, bin string, env []string, stdin []byte, args ...string) result {
+func runBounded(t *testing.T, bin string, env []string, args ...string) result {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Env = withBaseEnv(t, env)
-	if stdin != nil {
-		cmd.Stdin = bytes.NewReader(stdin)
-	}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	start := time.Now()
-	proctest.Start(t, cmd, 30*time.Second)
-	err := cmd.Wait()
-	r := result{stdout: stdout.String(), stderr: stderr.String(), took: time.Since(start)}
-	if exit, ok := err.(*exec.ExitError); ok {
-		r.exit = exit.ExitCode()
-	} else if err != nil {
-		t.Fatalf("run %s: %v", bin, err)
-	}
-	return r
+	return runStarted(t, cmd, func() { proctest.Start(t, cmd, 30*time.Second) })
 }
 
 // 1. A wrong setting never stops the agent: the agent runs, untraced, with
@@ -237,7 +223,7 @@ func TestNoProcessChains(t *testing.T) {
 		}
 		path := filepath.Dir(other) + string(os.PathListSeparator) + d.path
 		for _, first := range []string{other, d.link} {
-			r := runBounded(t, first, append([]string{"PATH=" + path}, env...), nil, streamArgs()...)
+			r := runBounded(t, first, append([]string{"PATH=" + path}, env...), streamArgs()...)
 			if r.stdout != string(stream) || r.exit != 0 || r.stderr != "" {
 				t.Errorf("%s: stdout the agent's: %v, exit %d, stderr %q; want the real agent run once", first, r.stdout == string(stream), r.exit, r.stderr)
 			}
@@ -251,7 +237,7 @@ func TestNoProcessChains(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "cursor-agent"), []byte(script), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		r := runBounded(t, binary, append([]string{"PATH=" + dir + ":/usr/bin:/bin"}, env...), nil, streamArgs()...)
+		r := runBounded(t, binary, append([]string{"PATH=" + dir + ":/usr/bin:/bin"}, env...), streamArgs()...)
 		n := strings.Count(readFile(t, starts), "\n")
 		if r.exit != 127 || n > 8 || !strings.Contains(r.stderr, "cursor-otel is running itself as cursor-agent, 8 deep") {
 			t.Errorf("exit %d after %d levels, stderr %q; want 127 within 8 levels, and the line that says why", r.exit, n, r.stderr)

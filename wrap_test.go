@@ -95,15 +95,27 @@ func runCommand(t testing.TB, bin string, env []string, stdin io.Reader, args ..
 	cmd := exec.Command(bin, args...)
 	cmd.Env = withBaseEnv(t, env)
 	cmd.Stdin = stdin
+	return runStarted(t, cmd, func() {
+		if err := cmd.Start(); err != nil {
+			t.Fatalf("run %s: %v", bin, err)
+		}
+	})
+}
+
+// runStarted runs cmd, started by start, to its end: what it wrote, its
+// exit status and how long it took.
+func runStarted(t testing.TB, cmd *exec.Cmd, start func()) result {
+	t.Helper()
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	start := time.Now()
-	err := cmd.Run()
-	r := result{stdout: stdout.String(), stderr: stderr.String(), took: time.Since(start)}
+	began := time.Now()
+	start()
+	err := cmd.Wait()
+	r := result{stdout: stdout.String(), stderr: stderr.String(), took: time.Since(began)}
 	if exit, ok := err.(*exec.ExitError); ok {
 		r.exit = exit.ExitCode()
 	} else if err != nil {
-		t.Fatalf("run %s: %v", bin, err)
+		t.Fatalf("run %s: %v", cmd.Path, err)
 	}
 	return r
 }
