@@ -143,6 +143,10 @@ func (g *guard) Shutdown(ctx context.Context) error {
 	select {
 	case <-done:
 	case <-ctx.Done():
+		// Cut the exports off before the exporter's shutdown does: what it
+		// cancels must read as cut off at the deadline, not as the
+		// collector's error. The timer that does so may not have fired yet.
+		g.cancel()
 		return g.next.Shutdown(ctx)
 	}
 	g.mu.Lock()
