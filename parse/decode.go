@@ -38,6 +38,14 @@ func (l *lineDecoder) decode(line []byte, num int) Event {
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return &Invalid{Header: Header{Line: num}, Size: len(line), Err: ErrNotObject}
 	}
+	if th, ok := l.flatThinking(trimmed, num); ok {
+		return th
+	}
+	return l.full(line, trimmed, num)
+}
+
+// full decodes a line with the full parser.
+func (l *lineDecoder) full(line, trimmed []byte, num int) Event {
 	v, err := l.parser.ParseBytes(trimmed)
 	if err != nil {
 		return &Invalid{Header: Header{Line: num}, Size: len(line), Err: syntaxError(trimmed)}

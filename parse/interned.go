@@ -33,10 +33,15 @@ func (in *interned) known(v *fastjson.Value) string {
 		return ""
 	}
 	b, _ := v.StringBytes()
+	return knownBytes(b)
+}
+
+// knownBytes is a type or subtype, unescaped.
+func knownBytes(b []byte) string {
 	if s, ok := names[string(b)]; ok {
 		return s
 	}
-	return str(v)
+	return text(b)
 }
 
 func (in *interned) session(v *fastjson.Value) string {
@@ -53,6 +58,12 @@ func (in *interned) last(v *fastjson.Value, prev *string) string {
 		return ""
 	}
 	b, _ := v.StringBytes()
+	return lastBytes(b, prev)
+}
+
+// lastBytes is b, unescaped, as a string: the one kept in *prev when they
+// are the same.
+func lastBytes(b []byte, prev *string) string {
 	if *prev != "" && string(b) == *prev {
 		return *prev
 	}
@@ -60,5 +71,5 @@ func (in *interned) last(v *fastjson.Value, prev *string) string {
 		*prev = string(b)
 		return *prev
 	}
-	return str(v)
+	return text(b)
 }

@@ -1,0 +1,178 @@
+package parse
+
+import "time"
+
+// Thinking deltas are most of a stream's lines (85% of the real
+// recordings'), and each is one flat object of a few strings and a
+// number. Such a line is read by the scanner here, which is several times
+// faster than the full parse. It gives up on anything it is not sure of —
+// another type, a key it does not know, an escape where a value is kept,
+// a nested value, a number that is not plain digits — and the full parse
+// reads the line instead, so the two always agree (FuzzFlatThinking).
+
+// flatThinking decodes line as a *Thinking when it is a flat thinking
+// object the scanner is sure of; ok is false otherwise.
+func (l *lineDecoder) flatThinking(line []byte, num int) (ev *Thinking, ok bool) {
+	s := flatScanner{b: line}
+	if !s.byte('{') {
+		return nil, false
+	}
+	var typ, subtype, session, modelCall, txt []byte
+	var ts int64
+	var hasTS, hasSession, hasModelCall, hasSubtype bool
+	for more := true; more; {
+		key, escaped, ok := s.str()
+		if !ok || escaped || !s.byte(':') {
+			return nil, false
+		}
+		if string(key) == "timestamp_ms" {
+			if ts, ok = s.digits(); !ok {
+				return nil, false
+			}
+			hasTS = true
+			if more, ok = s.next(); !ok {
+				return nil, false
+			}
+			continue
+		}
+		v, escaped, ok := s.str()
+		if !ok {
+			return nil, false
+		}
+		switch string(key) {
+		case "type":
+			typ = v
+			if escaped || string(v) != "thinking" {
+				return nil, false
+			}
+		case "subtype":
+			subtype, hasSubtype = v, true
+		case "session_id":
+			session, hasSession = v, true
+		case "model_call_id":
+			modelCall, hasModelCall = v, true
+		case "text":
+			// Without content the text is not kept: its escapes need not
+			// be read, only skipped.
+			txt = v
+			escaped = escaped && !l.noContent
+		default:
+			return nil, false
+		}
+		if escaped {
+			return nil, false
+		}
+		if more, ok = s.next(); !ok {
+			return nil, false
+		}
+	}
+	if !s.end() || typ == nil {
+		return nil, false
+	}
+	h := Header{Line: num, Type: "thinking"}
+	if hasSubtype {
+		h.Subtype = knownBytes(subtype)
+	}
+	if hasSession {
+		h.SessionID = lastBytes(session, &l.ids.sessionID)
+	}
+	if hasModelCall {
+		h.ModelCallID = lastBytes(modelCall, &l.ids.modelCallID)
+	}
+	if hasTS && ts > 0 {
+		h.Time = time.UnixMilli(ts)
+	}
+	th := &Thinking{Header: h, Done: h.Subtype == "completed"}
+	if !l.noContent && txt != nil {
+		th.Text = text(txt)
+	}
+	return th, true
+}
+
+// flatScanner reads a JSON object of strings and plain integers, no more.
+type flatScanner struct {
+	b []byte
+	i int
+}
+
+// ws skips white space as JSON (and the full parser) has it.
+func (s *flatScanner) ws() {
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case ' ', '\t', '\n', '\r':
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+// byte reads c after any white space.
+func (s *flatScanner) byte(c byte) bool {
+	s.ws()
+	if s.i < len(s.b) && s.b[s.i] == c {
+		s.i++
+		return true
+	}
+	return false
+}
+
+// str reads a string after any white space and returns its bytes between
+// the quotes, as written; escaped says they hold a backslash. A backslash
+// escapes the byte after it, so the string ends at the first quote after
+// an even run of backslashes, as the full parser finds it. (A byte loop:
+// these strings are short, shorter than bytes.IndexByte's set-up pays for.)
+func (s *flatScanner) str() (v []byte, escaped, ok bool) {
+	if !s.byte('"') {
+		return nil, false, false
+	}
+	for i := s.i; i < len(s.b); i++ {
+		switch s.b[i] {
+		case '"':
+			v, s.i = s.b[s.i:i], i+1
+			return v, escaped, true
+		case '\\':
+			escaped = true
+			i++
+		}
+	}
+	return nil, false, false
+}
+
+// digits reads a positive integer of at most 18 digits, without a leading
+// zero, after any white space; anything else is for the full parser.
+func (s *flatScanner) digits() (int64, bool) {
+	s.ws()
+	start := s.i
+	var n int64
+	for s.i < len(s.b) && s.b[s.i] >= '0' && s.b[s.i] <= '9' {
+		n = n*10 + int64(s.b[s.i]-'0')
+		s.i++
+	}
+	if d := s.i - start; d == 0 || d > 18 || s.b[start] == '0' {
+		return 0, false
+	}
+	if s.i < len(s.b) {
+		switch s.b[s.i] {
+		case ',', '}', ' ', '\t', '\n', '\r':
+		default:
+			return 0, false // a fraction, an exponent, or not a number
+		}
+	}
+	return n, true
+}
+
+// next reads what follows a value: a comma (more is true) or the
+// object's closing brace.
+func (s *flatScanner) next() (more, ok bool) {
+	if s.byte(',') {
+		return true, true
+	}
+	return false, s.byte('}')
+}
+
+// end says nothing but white space is left.
+func (s *flatScanner) end() bool {
+	s.ws()
+	return s.i == len(s.b)
+}
