@@ -99,13 +99,23 @@ func bench(size, smallSize int64, runs, wrapRuns int, dir string) error {
 	fmt.Printf("  a Go program that only links the SDK and OTLP/gRPC exporter starts in %.2f ms, %.2f ms (%.1f minimal starts) more than one that links nothing\n",
 		ms(c.floor), ms(c.floor-c.minimal), float64(c.floor-c.minimal)/float64(c.minimal))
 	t.check(c.wrapped-c.alone <= 2*c.minimal, "wrapper cost %.2f ms, %.1f starts of a minimal Go program (target 2)", ms(c.wrapped-c.alone), float64(c.wrapped-c.alone)/float64(c.minimal))
-	delays, err := w.delays(dir, 200)
-	if err != nil {
-		return err
+	// The target is on what cursor-otel adds: the agent's own pipe, read
+	// straight, has a p99 of 0.3-0.9 ms on this VM from one run to the
+	// next, and now and then 10 ms. So both are run 3 times, in turn, and
+	// the median of the p99s compared.
+	var wrapped, alone passthrough
+	for range 3 {
+		d, a, err := w.delays(dir, 200)
+		if err != nil {
+			return err
+		}
+		wrapped.add(d)
+		alone.add(a)
 	}
-	p99 := delays[len(delays)*99/100]
-	t.check(p99 < time.Millisecond, "passthrough delay per line over %d lines: median %.3f ms, p99 %.3f ms, worst %.3f ms (target 1 ms)",
-		len(delays), ms(delays[len(delays)/2]), ms(p99), ms(delays[len(delays)-1]))
+	fmt.Printf("  a line from the agent, read straight: median %.3f ms, p99 %.3f ms, worst %.3f ms (medians of 3 runs of 200 lines)\n",
+		ms(alone.median()), ms(alone.p99()), ms(alone.worst))
+	t.check(wrapped.p99()-alone.p99() < time.Millisecond, "passthrough delay per line: median %.3f ms, p99 %.3f ms (%.3f ms more than read straight), worst %.3f ms (target: 1 ms more at p99)",
+		ms(wrapped.median()), ms(wrapped.p99()), ms(wrapped.p99()-alone.p99()), ms(wrapped.worst))
 	exits, err := w.exitDelays()
 	if err != nil {
 		return err

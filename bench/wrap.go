@@ -97,17 +97,26 @@ func (w *wrapper) writeAgents(dir string) error {
 }
 
 // delays are how long each of lines lines, written 5 ms apart, took from
-// the agent's write to cursor-otel's stdout, sorted.
-func (w wrapper) delays(dir string, lines int) ([]time.Duration, error) {
+// the agent's write to cursor-otel's stdout, sorted; alone, the same read
+// straight from the agent: this machine's own pipe and wake-up, which a
+// wrapper can only add to.
+func (w wrapper) delays(dir string, lines int) (wrapped, alone []time.Duration, err error) {
 	path, times := filepath.Join(dir, "delay.ndjson"), filepath.Join(dir, "times")
-	os.Remove(times)
 	if err := os.WriteFile(path, lag.Stream(lines), 0o644); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	cmd := exec.Command(w.binary, streamArgs...)
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "OTEL_EXPORTER_OTLP_ENDPOINT=" + w.recv.Endpoint, "CURSOR_OTEL_AGENT=" + w.agent,
-		"FAKEAGENT_STREAM=" + path, "FAKEAGENT_LINE_DELAY=5ms", "FAKEAGENT_TIMES=" + times}
-	return lag.Lines(cmd, times)
+	agentEnv := []string{"PATH=" + os.Getenv("PATH"), "FAKEAGENT_STREAM=" + path, "FAKEAGENT_LINE_DELAY=5ms", "FAKEAGENT_TIMES=" + times}
+	run := func(name string, env ...string) ([]time.Duration, error) {
+		os.Remove(times)
+		cmd := exec.Command(name, streamArgs...)
+		cmd.Env = append(env, agentEnv...)
+		return lag.Lines(cmd, times)
+	}
+	if alone, err = run(w.agent); err != nil {
+		return nil, nil, err
+	}
+	wrapped, err = run(w.binary, "OTEL_EXPORTER_OTLP_ENDPOINT="+w.recv.Endpoint, "CURSOR_OTEL_AGENT="+w.agent)
+	return wrapped, alone, err
 }
 
 // exitDelays is how much later a small run ends through cursor-otel than
@@ -155,3 +164,20 @@ func (w wrapper) exitDelays() (map[string]time.Duration, error) {
 	}
 	return out, nil
 }
+
+// passthrough is the delays of several runs: each run's median and p99,
+// and the worst of all.
+type passthrough struct {
+	medians, p99s []time.Duration
+	worst         time.Duration
+}
+
+// add is one run's delays, sorted.
+func (p *passthrough) add(sorted []time.Duration) {
+	p.medians = append(p.medians, sorted[len(sorted)/2])
+	p.p99s = append(p.p99s, sorted[len(sorted)*99/100])
+	p.worst = max(p.worst, sorted[len(sorted)-1])
+}
+
+func (p *passthrough) median() time.Duration { return medianDuration(p.medians) }
+func (p *passthrough) p99() time.Duration    { return medianDuration(p.p99s) }
