@@ -2,10 +2,11 @@ package parse
 
 import "time"
 
-// Thinking deltas are most of a stream's lines (85% of the real
-// recordings'), and each is one flat object of a few strings and a
-// number. Such a line is read by the scanner here, which is several times
-// faster than the full parse. It gives up on anything it is not sure of —
+// Thinking deltas are most of a stream's lines (296 of the 334 lines of
+// the real recordings), and each is one flat object of a few strings and
+// a number. Such a line is read by the scanner here, in about a quarter of
+// the full parse's time a line (perf, span-dense replay: 10.6% of samples
+// for 85% of the lines, against 7.9% for the other 15%). It gives up on anything it is not sure of —
 // another type, a key it does not know, an escape where a value is kept,
 // a nested value, a number that is not plain digits — and the full parse
 // reads the line instead, so the two always agree (FuzzFlatThinking).
