@@ -48,14 +48,21 @@ func shapes(b *testing.B) []shape {
 	return out
 }
 
-func benchReplayExport(b *testing.B, stream []byte, counts synth.Counts) {
-	path := filepath.Join(b.TempDir(), "stream.ndjson")
+// streamFile writes stream to a file for a replay, and starts a counting
+// receiver for it to export to; it returns the file and the endpoint.
+func streamFile(b *testing.B, stream []byte) (path, endpoint string) {
+	path = filepath.Join(b.TempDir(), "stream.ndjson")
 	if err := os.WriteFile(path, stream, 0o644); err != nil {
 		b.Fatal(err)
 	}
 	recv := otlptest.StartGRPC(b)
 	recv.CountOnly()
-	b.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", recv.Endpoint) // the exporter reads it too
+	return path, recv.Endpoint
+}
+
+func benchReplayExport(b *testing.B, stream []byte, counts synth.Counts) {
+	path, endpoint := streamFile(b, stream)
+	b.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", endpoint) // the exporter reads it too
 	redactor := redact.New(redact.Options{})
 	opts := spanmap.Options{Redact: redactor.Redact}
 	ctx := context.Background()
@@ -85,13 +92,8 @@ func BenchmarkRun(b *testing.B) {
 }
 
 func benchRun(b *testing.B, stream []byte, counts synth.Counts) {
-	path := filepath.Join(b.TempDir(), "stream.ndjson")
-	if err := os.WriteFile(path, stream, 0o644); err != nil {
-		b.Fatal(err)
-	}
-	recv := otlptest.StartGRPC(b)
-	recv.CountOnly()
-	env := map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": recv.Endpoint, "GOGC": "100", "GOMEMLIMIT": "off"}
+	path, endpoint := streamFile(b, stream)
+	env := map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": endpoint, "GOGC": "100", "GOMEMLIMIT": "off"}
 	for k, v := range env {
 		b.Setenv(k, v)
 	}
