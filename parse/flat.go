@@ -75,10 +75,10 @@ func (l *lineDecoder) flatThinking(line []byte, num int) (ev *Thinking, ok bool)
 		h.Subtype = knownBytes(subtype)
 	}
 	if hasSession {
-		h.SessionID = lastBytes(session, &l.ids.sessionID)
+		h.SessionID = l.ids.sessionBytes(session)
 	}
 	if hasModelCall {
-		h.ModelCallID = lastBytes(modelCall, &l.ids.modelCallID)
+		h.ModelCallID = l.ids.modelCallBytes(modelCall)
 	}
 	if hasTS && ts > 0 {
 		h.Time = time.UnixMilli(ts)

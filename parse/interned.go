@@ -52,6 +52,11 @@ func (in *interned) modelCall(v *fastjson.Value) string {
 	return in.last(v, &in.modelCallID)
 }
 
+// sessionBytes and modelCallBytes are session and modelCall for an
+// unescaped string the flat scanner read.
+func (in *interned) sessionBytes(b []byte) string   { return lastBytes(b, &in.sessionID) }
+func (in *interned) modelCallBytes(b []byte) string { return lastBytes(b, &in.modelCallID) }
+
 // last is v's string, the one kept in *prev when they are the same.
 func (in *interned) last(v *fastjson.Value, prev *string) string {
 	if !isString(v) {
