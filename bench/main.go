@@ -62,8 +62,8 @@ func bench(size, smallSize int64, runs, wrapRuns int, dir string) error {
 	binary, agent, floor := filepath.Join(dir, "cursor-otel"), filepath.Join(dir, "fakeagent"), filepath.Join(dir, "floor")
 	launcher = filepath.Join(dir, "launch")
 	for pkg, out := range map[string]string{".": binary, "./testdata/fakeagent": agent, "./bench/launch": launcher, "./bench/floor": floor} {
-		if b, err := exec.Command("go", "build", "-o", out, pkg).CombinedOutput(); err != nil {
-			return fmt.Errorf("build %s (run from the repository root): %v\n%s", pkg, err, b)
+		if err := build(out, pkg); err != nil {
+			return err
 		}
 	}
 	recv, err := otlptest.ListenGRPC("127.0.0.1:0", nil)
@@ -125,6 +125,19 @@ func bench(size, smallSize int64, runs, wrapRuns int, dir string) error {
 	}
 	if t.missed > 0 {
 		return fmt.Errorf("%d targets missed", t.missed)
+	}
+	return nil
+}
+
+// build builds pkg into out as a release is built (.goreleaser.yaml):
+// without cgo, so that the binary is static. A cgo build starts later,
+// loading the C library first: a small wrapped run took 55 ms against 50
+// (median of 40, paired) on the 2-core machine this was measured on.
+func build(out, pkg string) error {
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", out, pkg)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("build %s (run from the repository root): %v\n%s", pkg, err, b)
 	}
 	return nil
 }

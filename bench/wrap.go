@@ -90,10 +90,7 @@ func (w *wrapper) writeAgents(dir string) error {
 	if err := os.WriteFile(src, []byte("package main\n\nfunc main() {}\n"), 0o644); err != nil {
 		return err
 	}
-	if b, err := exec.Command("go", "build", "-o", w.minimal, src).CombinedOutput(); err != nil {
-		return fmt.Errorf("build a minimal Go program: %v\n%s", err, b)
-	}
-	return nil
+	return build(w.minimal, src)
 }
 
 // delays are how long each of lines lines, written 5 ms apart, took from
