@@ -169,3 +169,42 @@ func FuzzFlatThinking(f *testing.F) {
 		}
 	})
 }
+
+// str ends a string where a byte-at-a-time reading does, whatever the
+// quotes, backslashes and high bytes and wherever they fall against its
+// eight-byte steps: every string of up to 11 bytes from them and a letter.
+func TestStrEndsWhereAByteLoopDoes(t *testing.T) {
+	alphabet := []byte{'a', '"', '\\', 0xa2}
+	byteLoop := func(b []byte) (end int, escaped bool) {
+		for i := 0; i < len(b); i++ {
+			switch b[i] {
+			case '"':
+				return i, escaped
+			case '\\':
+				escaped = true
+				i++
+			}
+		}
+		return -1, false
+	}
+	tried := 0
+	for n := 0; n <= 11; n++ {
+		body := make([]byte, n)
+		for code := 0; code < 1<<(2*n); code++ {
+			for i := range body {
+				body[i] = alphabet[code>>(2*i)&3]
+			}
+			line := append(append([]byte{'"'}, body...), 'x', 'y')
+			s := flatScanner{b: line}
+			v, escaped, ok := s.str()
+			end, wantEscaped := byteLoop(line[1:])
+			if ok != (end >= 0) || ok && (len(v) != end || escaped != wantEscaped || s.i != end+2) {
+				t.Fatalf("%q: str gave %q escaped %v ok %v next %d; a byte loop ends at %d, escaped %v", line, v, escaped, ok, s.i, end, wantEscaped)
+			}
+			tried++
+		}
+	}
+	if tried != 5592405 {
+		t.Fatalf("tried %d strings", tried)
+	}
+}
