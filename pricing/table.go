@@ -5,6 +5,7 @@ package pricing
 type Table struct {
 	user       []userEntry
 	userSource string
+	quotes     quoteCache
 }
 
 // Default is the table without a user's file.
@@ -27,6 +28,15 @@ func Load(file string) (*Table, error) {
 // entries and the snapshot are tried against each candidate name (see
 // Candidates), Cursor's own models against the exact name.
 func (t *Table) Quote(model string) (Quote, bool) {
+	if q, ok, known := t.quotes.get(model); known {
+		return q, ok
+	}
+	q, ok := t.find(model)
+	t.quotes.put(model, q, ok)
+	return q, ok
+}
+
+func (t *Table) find(model string) (Quote, bool) {
 	candidates := Candidates(model)
 	if len(candidates) == 0 {
 		return Quote{}, false
