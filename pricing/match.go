@@ -26,8 +26,8 @@ func (r rule) matches(name string) bool {
 	case "contains":
 		return strings.Contains(name, v)
 	case "regex":
-		// Compiled each time: a handful of models have one, and a run
-		// looks up one name.
+		// Compiled each time: a handful of models have one, and a
+		// table looks each name up once (quoteCache).
 		re, err := regexp.Compile(r.value)
 		return err == nil && re.MatchString(name)
 	case "or":
