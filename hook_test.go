@@ -190,6 +190,9 @@ func TestHooksInstallCommand(t *testing.T) {
 	if _, err := os.Stat(path); err == nil {
 		t.Errorf("hooks.json is left, though there was none")
 	}
+	if r = runBinary(t, env, nil, "hooks", "uninstall"); r.exit != 0 || !strings.Contains(r.stdout, "hook not installed in "+path) {
+		t.Errorf("second uninstall: exit %d %q %q", r.exit, r.stdout, r.stderr)
+	}
 }
 
 type distribution struct{ median, worst time.Duration }

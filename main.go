@@ -257,21 +257,14 @@ type hooksInstallCmd struct {
 }
 
 func (h *hooksInstallCmd) Run(status *int) error {
-	path, err := hooksPath(h.Project)
-	if err == nil {
-		var changed bool
-		if changed, err = hook.Install(path, self().Path); err == nil {
-			say := "already installed in"
-			if changed {
-				say = "installed in"
-			}
-			fmt.Printf("cursor-otel: hook %s %s (%d events)\n", say, path, len(hook.Events))
-			return nil
+	return editHooks(h.Project, status, func(path string) (string, error) {
+		changed, err := hook.Install(path, self().Path)
+		said := "already installed in"
+		if changed {
+			said = "installed in"
 		}
-	}
-	fmt.Fprintln(os.Stderr, oneline.Join(err.Error()))
-	*status = 1
-	return nil
+		return fmt.Sprintf("%s %s (%d events)", said, path, len(hook.Events)), err
+	})
 }
 
 type hooksUninstallCmd struct {
@@ -279,15 +272,24 @@ type hooksUninstallCmd struct {
 }
 
 func (h *hooksUninstallCmd) Run(status *int) error {
-	path, err := hooksPath(h.Project)
+	return editHooks(h.Project, status, func(path string) (string, error) {
+		changed, err := hook.Uninstall(path)
+		said := "not installed in"
+		if changed {
+			said = "removed from"
+		}
+		return fmt.Sprintf("%s %s", said, path), err
+	})
+}
+
+// editHooks runs edit on the hooks.json that project names and prints
+// what it did; a failure is one line on stderr and status 1.
+func editHooks(project bool, status *int, edit func(path string) (said string, err error)) error {
+	path, err := hooksPath(project)
 	if err == nil {
-		var changed bool
-		if changed, err = hook.Uninstall(path); err == nil {
-			say := "not installed in"
-			if changed {
-				say = "removed from"
-			}
-			fmt.Printf("cursor-otel: hook %s %s\n", say, path)
+		var said string
+		if said, err = edit(path); err == nil {
+			fmt.Printf("cursor-otel: hook %s\n", said)
 			return nil
 		}
 	}
