@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/cursor-otel/cursor-otel/internal/otlptest"
@@ -54,6 +55,7 @@ func arrived(names map[string]int) (spans, sessions, tools int) {
 // replayer runs cursor-otel replay against a counting receiver.
 type replayer struct {
 	binary string
+	floor  string // bench/floor: the SDK and exporter alone
 	recv   *otlptest.Receiver
 }
 
@@ -77,6 +79,21 @@ func (r replayer) replay(path string, quiet bool, env ...string) (replayed, erro
 	}
 	n1, s1, t1 := arrived(r.recv.Names())
 	return replayed{got, n1 - n0, s1 - s0, t1 - t0}, err
+}
+
+// floorSpans has the floor program make and export n spans shaped as
+// replay's, with no stream read: the least the SDK and exporter cost.
+func (r replayer) floorSpans(n int) (replayed, error) {
+	n0, _, _ := arrived(r.recv.Names())
+	got, err := measure(nil, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + r.recv.Endpoint}, r.floor, "spans", strconv.Itoa(n))
+	if err == nil && (got.exit != 0 || got.stderr != "") {
+		err = fmt.Errorf("floor spans %d: exit %d: %s", n, got.exit, got.stderr)
+	}
+	n1, _, _ := arrived(r.recv.Names())
+	if err == nil && n1-n0 < n {
+		err = fmt.Errorf("floor spans %d: %d arrived", n, n1-n0)
+	}
+	return replayed{run: got, spans: n1 - n0}, err
 }
 
 // stream is a generated stream on disk and what it holds.
@@ -153,7 +170,7 @@ func (r replayer) shape(t *targets, dir string, sh shape, sizes []int64, runs in
 			fmt.Printf("%-8s %-22s %8.2f %9.1f %10s %7.1f MiB %7.2f\n", fmt.Sprintf("%.0f MB", mb), name, m.wall.Seconds(), rate, spans, float64(m.peakRSS)/(1<<20), m.cpu.Seconds())
 			return rate
 		}
-		var cat, jq, quiet, tree []replayed
+		var cat, jq, quiet, tree, floor []replayed
 		lost, spans := 0, 0 // tool spans that did not arrive, over every run; spans of one
 		for range runs {
 			m, err := measure(nil, nil, "cat", s.path)
@@ -179,11 +196,20 @@ func (r replayer) shape(t *targets, dir string, sh shape, sizes []int64, runs in
 				}
 			}
 		}
+		for range runs {
+			m, err := r.floorSpans(spans)
+			if err != nil {
+				return err
+			}
+			floor = append(floor, m)
+		}
 		catRate, jqRate := row("cat", median(cat)), row("jq -c .", median(jq))
 		rate := row("cursor-otel replay -q", median(quiet))
 		row("cursor-otel replay", median(tree))
+		floorRate := row("SDK+exporter alone", median(floor))
 		if sz == sizes[len(sizes)-1] {
 			t.check(rate >= 10*jqRate, "%s, %.0f MB: replay at %.1f× jq's speed (target 10×), %.3f× cat's", sh.name, mb, rate/jqRate, rate/catRate)
+			fmt.Printf("         the SDK and exporter alone make and export as many spans, reading nothing, at %.1f× jq's speed (bench/floor)\n", floorRate/jqRate)
 		} else {
 			fmt.Printf("         replay at %.1f× jq's speed, %.3f× cat's (the target is on the large stream)\n", rate/jqRate, rate/catRate)
 		}

@@ -19,7 +19,7 @@ import (
 type wrapper struct {
 	binary, agent   string
 	script, minimal string // the shell-script agent; a Go program that does nothing
-	floor           string // a Go program that links the SDK and exporter and does nothing
+	floor           string // bench/floor: the SDK and exporter alone
 	recv            *otlptest.Receiver
 	runs            int
 }
@@ -35,6 +35,7 @@ type startup struct {
 	alone, wrapped time.Duration // the shell-script agent alone, and through cursor-otel
 	minimal        time.Duration // a Go program that does nothing
 	floor          time.Duration // one that links the SDK and OTLP/gRPC exporter
+	floorWrapped   time.Duration // the shell-script agent through that program, exporting 11 spans
 	version        time.Duration // cursor-otel version
 }
 
@@ -43,7 +44,7 @@ type startup struct {
 // minimal Go program and of cursor-otel version; runs alternate so that
 // the machine's drift falls on each.
 func (w wrapper) cost() (startup, error) {
-	var a, b, m, f, v []time.Duration
+	var a, b, m, f, fw, v []time.Duration
 	for range w.runs {
 		r, err := measure(nil, w.shellAgent(), "sh", append([]string{w.script}, streamArgs...)...)
 		if err != nil {
@@ -66,12 +67,20 @@ func (w wrapper) cost() (startup, error) {
 			return startup{}, err
 		}
 		f = append(f, r.wall)
+		r, err = measure(nil, append(w.shellAgent(), "OTEL_EXPORTER_OTLP_ENDPOINT="+w.recv.Endpoint), w.floor, append([]string{"wrap", "sh", w.script}, streamArgs...)...)
+		if err != nil {
+			return startup{}, err
+		}
+		if r.exit != 0 || r.stderr != "" {
+			return startup{}, fmt.Errorf("floor wrap: exit %d: %s", r.exit, r.stderr)
+		}
+		fw = append(fw, r.wall)
 		if r, err = measure(nil, nil, w.binary, "version"); err != nil {
 			return startup{}, err
 		}
 		v = append(v, r.wall)
 	}
-	return startup{medianDuration(a), medianDuration(b), medianDuration(m), medianDuration(f), medianDuration(v)}, nil
+	return startup{medianDuration(a), medianDuration(b), medianDuration(m), medianDuration(f), medianDuration(fw), medianDuration(v)}, nil
 }
 
 // shellAgent is the environment of the shell-script agent: the small run.

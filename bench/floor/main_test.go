@@ -1,0 +1,44 @@
+package main
+
+import (
+	"context"
+	"testing"
+
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+)
+
+// The floor stands for replay's span-dense shape only while its spans
+// weigh what replay's do there: about 9 attributes and 300 bytes of keys
+// and string values a span (the dense mix's spans, counted at the
+// receiver: 9.09 and 299.5).
+func TestSpansAreShapedAsReplays(t *testing.T) {
+	rec := tracetest.NewSpanRecorder()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
+	spans(context.Background(), tp.Tracer("test"), 100)
+	ended := rec.Ended()
+	if len(ended) != 100 {
+		t.Fatalf("%d spans, want 100", len(ended))
+	}
+	names, attrs, bytes := map[string]int{}, 0, 0
+	for _, s := range ended {
+		names[s.Name()]++
+		attrs += len(s.Attributes())
+		for _, a := range s.Attributes() {
+			bytes += len(a.Key) + len(a.Value.AsString())
+		}
+	}
+	want := map[string]int{"invoke_agent cursor-agent": 20, "chat Auto": 40, "execute_tool shell": 40}
+	for name, n := range want {
+		if names[name] != n {
+			t.Errorf("%d spans named %q, want %d", names[name], name, n)
+		}
+	}
+	t.Logf("%.2f attributes and %.0f bytes a span", float64(attrs)/100, float64(bytes)/100)
+	if perSpan := float64(attrs) / 100; perSpan < 8.5 || perSpan > 10 {
+		t.Errorf("%.2f attributes a span, want about 9", perSpan)
+	}
+	if perSpan := float64(bytes) / 100; perSpan < 270 || perSpan > 330 {
+		t.Errorf("%.0f bytes of keys and values a span, want about 300", perSpan)
+	}
+}
