@@ -4,19 +4,28 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
+
+// The patterns below are compiled when first used: only a session that
+// reports usage is priced, and a start (each hook event is one) need not
+// pay for them.
 
 // suffixes are what cursor-agent adds to a model's name for a setting of
 // it (reasoning effort, thinking, Max mode, a long context, a date) rather
 // than another model; the price is the model's.
-var suffixes = regexp.MustCompile(`-(thinking|xhigh|high|medium|low|minimal|max|fast|1m|\d{8}|\d{4}-\d{2}-\d{2})$`)
+var suffixes = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`-(thinking|xhigh|high|medium|low|minimal|max|fast|1m|\d{8}|\d{4}-\d{2}-\d{2})$`)
+})
 
 // claudeDisplay is a Claude name as Cursor shows it, version before family
 // (claude-4.6-sonnet), where price tables put the family first.
-var claudeDisplay = regexp.MustCompile(`^claude-(\d[\d.-]*?)-(opus|sonnet|haiku|fable)(-.*)?$`)
+var claudeDisplay = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^claude-(\d[\d.-]*?)-(opus|sonnet|haiku|fable)(-.*)?$`)
+})
 
 // bareFamily is a Claude family and version without the maker (sonnet-4).
-var bareFamily = regexp.MustCompile(`^(opus|sonnet|haiku|fable)-(.+)$`)
+var bareFamily = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(opus|sonnet|haiku|fable)-(.+)$`) })
 
 // Candidates are the names a model may be listed under, most specific
 // first: the name as cursor-agent prints it ("Claude 4.6 Sonnet Thinking",
@@ -40,7 +49,7 @@ func Candidates(model string) []string {
 	}
 	bare := name
 	for {
-		cut := suffixes.ReplaceAllString(bare, "")
+		cut := suffixes().ReplaceAllString(bare, "")
 		if cut == bare {
 			break
 		}
@@ -48,11 +57,11 @@ func Candidates(model string) []string {
 		add(bare)
 	}
 	for _, n := range slices.Clone(out) {
-		if m := bareFamily.FindStringSubmatch(n); m != nil {
+		if m := bareFamily().FindStringSubmatch(n); m != nil {
 			n = "claude-" + m[1] + "-" + m[2]
 			add(n)
 		}
-		if m := claudeDisplay.FindStringSubmatch(n); m != nil {
+		if m := claudeDisplay().FindStringSubmatch(n); m != nil {
 			add("claude-" + m[2] + "-" + m[1] + m[3])
 		}
 	}

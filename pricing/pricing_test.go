@@ -169,7 +169,7 @@ func TestBadUserFiles(t *testing.T) {
 func TestSnapshot(t *testing.T) {
 	var ids []string
 	models := 0
-	for _, p := range snapshot {
+	for _, p := range snapshot() {
 		ids = append(ids, p.id)
 		for _, m := range p.models {
 			models++

@@ -19,7 +19,7 @@ type snapshotModel struct {
 // whose rule matches.
 func fromSnapshot(name string) (Quote, bool) {
 	for _, claimed := range []bool{true, false} {
-		for _, p := range snapshot {
+		for _, p := range snapshot() {
 			if p.match.matches(name) != claimed {
 				continue
 			}

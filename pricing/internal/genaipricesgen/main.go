@@ -85,11 +85,16 @@ func generate(all []provider, commit, date string) ([]byte, int, error) {
 
 package pricing
 
+import "sync"
+
 // snapshotSource names the snapshot in cursor.cost.pricing.
 const snapshotSource = "genai-prices %s"
 
-// snapshot is the providers' models and their prices, USD per million tokens.
-var snapshot = []snapshotProvider{
+// snapshot is the providers' models and their prices, USD per million
+// tokens, built when first wanted: a run that prices nothing does not pay
+// for it at start-up.
+var snapshot = sync.OnceValue(func() []snapshotProvider {
+	return []snapshotProvider{
 `, commit, date, date)
 	n := 0
 	for _, id := range providers {
@@ -120,7 +125,7 @@ var snapshot = []snapshotProvider{
 		}
 		b.WriteString("}},\n")
 	}
-	b.WriteString("}\n")
+	b.WriteString("}\n})\n")
 	src, err := format.Source(b.Bytes())
 	if err != nil {
 		return nil, 0, fmt.Errorf("format: %w\n%s", err, b.Bytes())
