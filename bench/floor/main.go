@@ -81,7 +81,7 @@ func wrap(ctx context.Context, tr trace.Tracer, args []string) (int, error) {
 		s.End()
 	}
 	session.End()
-	if exit, ok := err.(*exec.ExitError); ok {
+	if exit := (*exec.ExitError)(nil); errors.As(err, &exit) {
 		return exit.ExitCode(), nil
 	}
 	return 0, err

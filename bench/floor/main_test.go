@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"os/exec"
 	"testing"
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -40,5 +41,22 @@ func TestSpansAreShapedAsReplays(t *testing.T) {
 	}
 	if perSpan := float64(bytes) / 100; perSpan < 270 || perSpan > 330 {
 		t.Errorf("%.0f bytes of keys and values a span, want about 300", perSpan)
+	}
+}
+
+// The floor's wrapper exports what the bench's small run makes, 11 spans,
+// and exits with the command's status, as cursor-otel does.
+func TestWrapExportsElevenSpansAndTheExitStatus(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	rec := tracetest.NewSpanRecorder()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
+	status, err := wrap(context.Background(), tp.Tracer("test"), []string{"sh", "-c", "exit 3"})
+	if err != nil || status != 3 {
+		t.Fatalf("status %d, %v; want 3", status, err)
+	}
+	if n := len(rec.Ended()); n != 11 {
+		t.Errorf("%d spans, want 11", n)
 	}
 }
