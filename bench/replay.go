@@ -68,32 +68,34 @@ type replayed struct {
 // replay replays path with export, stdout to /dev/null, env added to the
 // environment.
 func (r replayer) replay(path string, quiet bool, env ...string) (replayed, error) {
-	n0, s0, t0 := arrived(r.recv.Names())
 	args := []string{"replay", path}
 	if quiet {
 		args = []string{"replay", "--quiet", path}
 	}
-	got, err := measure(nil, append([]string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + r.recv.Endpoint}, env...), r.binary, args...)
-	if err == nil && (got.exit != 0 || got.stderr != "") {
-		err = fmt.Errorf("replay %s: exit %d: %s", path, got.exit, got.stderr)
-	}
-	n1, s1, t1 := arrived(r.recv.Names())
-	return replayed{got, n1 - n0, s1 - s0, t1 - t0}, err
+	return r.exporting(r.binary, args, env...)
 }
 
 // floorSpans has the floor program make and export n spans shaped as
 // replay's, with no stream read: the least the SDK and exporter cost.
 func (r replayer) floorSpans(n int) (replayed, error) {
-	n0, _, _ := arrived(r.recv.Names())
-	got, err := measure(nil, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + r.recv.Endpoint}, r.floor, "spans", strconv.Itoa(n))
+	got, err := r.exporting(r.floor, []string{"spans", strconv.Itoa(n)})
+	if err == nil && got.spans < n {
+		err = fmt.Errorf("floor spans %d: %d arrived", n, got.spans)
+	}
+	return got, err
+}
+
+// exporting runs name exporting to the receiver, stdout to /dev/null, env
+// added to the environment, and counts the spans of it that arrived. A
+// run that fails or writes to stderr is an error.
+func (r replayer) exporting(name string, args []string, env ...string) (replayed, error) {
+	n0, s0, t0 := arrived(r.recv.Names())
+	got, err := measure(nil, append([]string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + r.recv.Endpoint}, env...), name, args...)
 	if err == nil && (got.exit != 0 || got.stderr != "") {
-		err = fmt.Errorf("floor spans %d: exit %d: %s", n, got.exit, got.stderr)
+		err = fmt.Errorf("%s %s: exit %d: %s", filepath.Base(name), strings.Join(args, " "), got.exit, got.stderr)
 	}
-	n1, _, _ := arrived(r.recv.Names())
-	if err == nil && n1-n0 < n {
-		err = fmt.Errorf("floor spans %d: %d arrived", n, n1-n0)
-	}
-	return replayed{run: got, spans: n1 - n0}, err
+	n1, s1, t1 := arrived(r.recv.Names())
+	return replayed{got, n1 - n0, s1 - s0, t1 - t0}, err
 }
 
 // stream is a generated stream on disk and what it holds.
