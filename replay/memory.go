@@ -2,7 +2,11 @@ package replay
 
 import (
 	"runtime/debug"
+	"strconv"
 )
+
+// gcPercent is replay's GOGC: see memoryLimit.
+const gcPercent = 400
 
 // baseMemoryLimit is replay's soft memory limit for streams of ordinary
 // lines: its state is per open span, a few MiB live, with the batches of
@@ -26,7 +30,7 @@ const bytesPerLineByte = 8
 // set GOMEMLIMIT.
 func memoryLimit(getenv func(string) string) (longer func(size int)) {
 	if getenv("GOGC") == "" {
-		debug.SetGCPercent(400)
+		debug.SetGCPercent(gcPercent)
 	}
 	if getenv("GOMEMLIMIT") != "" {
 		return nil
@@ -35,4 +39,12 @@ func memoryLimit(getenv func(string) string) (longer func(size int)) {
 	return func(size int) {
 		debug.SetMemoryLimit(baseMemoryLimit + bytesPerLineByte*int64(size))
 	}
+}
+
+// GCEnv is the collector's setting replay makes for itself on streams of
+// ordinary lines, as environment variables: for a program that is to
+// collect as replay does (the bench's floor, which makes replay's spans
+// without cursor-otel around them).
+func GCEnv() []string {
+	return []string{"GOGC=" + strconv.Itoa(gcPercent), "GOMEMLIMIT=" + strconv.Itoa(baseMemoryLimit)}
 }

@@ -1,8 +1,10 @@
 package replay
 
 import (
+	"fmt"
 	"math"
 	"runtime/debug"
+	"strings"
 	"testing"
 )
 
@@ -29,5 +31,19 @@ func TestMemoryLimitGrowsWithTheLongestLine(t *testing.T) {
 	}
 	if got := debug.SetMemoryLimit(-1); got != 1<<30 {
 		t.Fatalf("the user's GOMEMLIMIT became %d MiB", got>>20)
+	}
+}
+
+// GCEnv says, as the environment would, what memoryLimit sets: a program
+// given it collects as replay does.
+func TestGCEnvIsWhatReplaySets(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	memoryLimit(func(string) string { return "" })
+	percent := debug.SetGCPercent(100)
+	limit := debug.SetMemoryLimit(-1)
+	want := fmt.Sprintf("GOGC=%d GOMEMLIMIT=%d", percent, limit)
+	if got := strings.Join(GCEnv(), " "); got != want {
+		t.Errorf("GCEnv() = %q, replay sets %q", got, want)
 	}
 }
