@@ -80,7 +80,7 @@ func (l *lineDecoder) full(line, trimmed []byte, num int) Event {
 		}
 		return p
 	case "thinking":
-		th := &Thinking{Header: h, Done: w.subtype == "completed"}
+		th := thinking(h)
 		if !w.noContent {
 			th.Text = first(str(w.text), contentText(w.content))
 		}

@@ -10,10 +10,11 @@ import (
 // the real recordings), and each is one flat object of a few strings and
 // a number. Such a line is read by the scanner here, in about a quarter of
 // the full parse's time a line (perf, span-dense replay: 10.6% of samples
-// for 85% of the lines, against 7.9% for the other 15%). It gives up on anything it is not sure of —
-// another type, a key it does not know, an escape where a value is kept,
-// a nested value, a number that is not plain digits — and the full parse
-// reads the line instead, so the two always agree (FuzzFlatThinking).
+// for 85% of the lines, against 7.9% for the other 15%). It gives up on
+// anything it is not sure of — another type, a key it does not know, an
+// escape where a value is kept, a nested value, a number that is not
+// plain digits — and the full parse reads the line instead, so the two
+// always agree (FuzzFlatThinking).
 
 // flatThinking decodes line as a *Thinking when it is a flat thinking
 // object the scanner is sure of; ok is false otherwise.
@@ -87,7 +88,7 @@ func (l *lineDecoder) flatThinking(line []byte, num int) (ev *Thinking, ok bool)
 	if hasTS && ts > 0 {
 		h.Time = time.UnixMilli(ts)
 	}
-	th := &Thinking{Header: h, Done: h.Subtype == "completed"}
+	th := thinking(h)
 	if !l.noContent && txt != nil {
 		th.Text = text(txt)
 	}
