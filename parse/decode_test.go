@@ -140,6 +140,27 @@ func TestDecodeDialects(t *testing.T) {
 				Result: ToolResult{Outcome: Rejected, Kind: "permissionDenied", Message: "Command blocked by permissions configuration"}},
 		},
 		{
+			name: "a write permission denial is a rejection",
+			line: `{"type":"tool_call","subtype":"completed","call_id":"c","tool_call":{"editToolCall":{"args":{"path":".env"},"result":{"writePermissionDenied":{"path":"/repo/.env","error":"Writing .env is blocked by the workspace's permissions","isReadonly":false}}}}}`,
+			want: &ToolCompleted{Header: Header{Line: 1, Type: "tool_call", Subtype: "completed"},
+				Call:   ToolCall{ID: "c", Name: "edit", Source: "editToolCall", Facts: Facts{Path: ".env"}},
+				Result: ToolResult{Outcome: Rejected, Kind: "writePermissionDenied", Message: "Writing .env is blocked by the workspace's permissions"}},
+		},
+		{
+			name: "a read permission denial without a reason is a rejection",
+			line: `{"type":"tool_call","subtype":"completed","call_id":"c","tool_call":{"readToolCall":{"args":{"path":"/etc/shadow"},"result":{"readPermissionDenied":{}}}}}`,
+			want: &ToolCompleted{Header: Header{Line: 1, Type: "tool_call", Subtype: "completed"},
+				Call:   ToolCall{ID: "c", Name: "read", Source: "readToolCall", Facts: Facts{Path: "/etc/shadow"}},
+				Result: ToolResult{Outcome: Rejected, Kind: "readPermissionDenied"}},
+		},
+		{
+			name: "a permission denial that is its reason",
+			line: `{"type":"tool_call","subtype":"completed","call_id":"c","tool_call":{"shellToolCall":{"args":{"command":"git push"},"result":{"permissionDenied":"Shell(git push) is denied"}}}}`,
+			want: &ToolCompleted{Header: Header{Line: 1, Type: "tool_call", Subtype: "completed"},
+				Call:   ToolCall{ID: "c", Name: "shell", Source: "shellToolCall", Facts: Facts{Command: "git push"}},
+				Result: ToolResult{Outcome: Rejected, Kind: "permissionDenied", Message: "Shell(git push) is denied"}},
+		},
+		{
 			name: "error result",
 			line: `{"type":"tool_call","subtype":"completed","call_id":"c","tool_call":{"readToolCall":{"args":{"path":"missing.go"},"result":{"error":{"errorMessage":"File not found"}}}}}`,
 			want: &ToolCompleted{Header: Header{Line: 1, Type: "tool_call", Subtype: "completed"},

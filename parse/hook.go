@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"bytes"
 	"fmt"
 	"time"
 
@@ -27,6 +28,7 @@ type HookEvent struct {
 	Result   string // the tool's output or result JSON, as given
 	Failed   bool   // postToolUseFailure
 	Rejected bool   // a failure that is a refusal (permission denied)
+	Timeout  bool   // a failure that is a timeout
 	Failure  string // why it failed
 
 	Prompt   string        // beforeSubmitPrompt
@@ -51,8 +53,16 @@ func (e HookEvent) StartsTool() bool { return hookToolStarts[e.Name] }
 // have no event before them, is done when it is said).
 func (e HookEvent) EndsTool() bool { return hookToolEnds[e.Name] }
 
-// DecodeHook reads one hook event.
+// utf8BOM is the byte-order mark some Cursor versions put before a
+// payload.
+var utf8BOM = []byte("\xef\xbb\xbf")
+
+// TrimBOM is data without a leading UTF-8 byte-order mark.
+func TrimBOM(data []byte) []byte { return bytes.TrimPrefix(data, utf8BOM) }
+
+// DecodeHook reads one hook event, with or without a byte-order mark.
 func DecodeHook(data []byte) (HookEvent, error) {
+	data = TrimBOM(data)
 	var p fastjson.Parser
 	v, err := p.ParseBytes(data)
 	if err != nil {
@@ -96,9 +106,14 @@ func DecodeHook(data []byte) (HookEvent, error) {
 		e.Result = first(jsonText(v.Get("tool_output")), jsonText(v.Get("result_json")), str(v.Get("output")))
 		if e.Name == "postToolUseFailure" {
 			e.Failed = true
-			e.Failure = first(str(v.Get("error_message")), str(v.Get("error")), "the tool call failed")
-			kind := str(v.Get("failure_type"))
+			kind := str(v.Get("failure_type")) // timeout, error, permission_denied
 			e.Rejected = kind == "permission_denied" || kind == "rejected" || kind == "denied"
+			e.Timeout = kind == "timeout"
+			said := "the tool call failed"
+			if e.Timeout {
+				said = "the tool call timed out"
+			}
+			e.Failure = first(str(v.Get("error_message")), str(v.Get("error")), said)
 		}
 		if e.Result != "" {
 			var rp fastjson.Parser

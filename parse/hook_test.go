@@ -31,6 +31,18 @@ func TestDecodeHook(t *testing.T) {
 			}},
 		{"a failure, a refusal", `{"hook_event_name":"postToolUseFailure","conversation_id":"c","tool_name":"Shell","tool_input":{"command":"rm -rf /"},"tool_use_id":"t2","error_message":"denied by user","failure_type":"permission_denied"}`,
 			func(e HookEvent) bool { return e.Failed && e.Rejected && e.Failure == "denied by user" }},
+		{"a failure, a timeout", `{"hook_event_name":"postToolUseFailure","conversation_id":"c","tool_name":"Shell","tool_input":{"command":"sleep 99"},"tool_use_id":"t3","failure_type":"timeout","duration":30000}`,
+			func(e HookEvent) bool {
+				return e.Failed && e.Timeout && !e.Rejected && e.Failure == "the tool call timed out"
+			}},
+		{"a failure, an error", `{"hook_event_name":"postToolUseFailure","conversation_id":"c","tool_name":"Read","tool_input":{"file_path":"x"},"tool_use_id":"t4","error_message":"File not found: x","failure_type":"error"}`,
+			func(e HookEvent) bool {
+				return e.Failed && !e.Timeout && !e.Rejected && e.Failure == "File not found: x"
+			}},
+		{"behind a byte-order mark", "\ufeff" + `{"hook_event_name":"sessionEnd","conversation_id":"c","reason":"aborted"}`,
+			func(e HookEvent) bool {
+				return e.Name == "sessionEnd" && e.ConversationID == "c" && e.Status == "aborted"
+			}},
 		{"thinking", `{"hook_event_name":"afterAgentThought","conversation_id":"c","generation_id":"g","text":"hmm","duration_ms":900}`,
 			func(e HookEvent) bool {
 				return e.Text == "hmm" && e.Thinking == 900*time.Millisecond && e.Duration == 0
@@ -44,7 +56,7 @@ func TestDecodeHook(t *testing.T) {
 			t.Errorf("%s: %+v (%v)", tt.name, e, err)
 		}
 	}
-	for _, bad := range []string{"", "[]", "{", `"x"`} {
+	for _, bad := range []string{"", "[]", "{", `"x"`, "\ufeff", "\ufeff\ufeff{}", "\xef\xbb{}"} {
 		if _, err := DecodeHook([]byte(bad)); err == nil {
 			t.Errorf("DecodeHook(%q) took it", bad)
 		}

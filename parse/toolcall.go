@@ -222,7 +222,9 @@ func argFacts(args *fastjson.Value) Facts {
 	return f
 }
 
-// outcomes names the result kinds the agent prints and how each ends a call.
+// outcomes names the result kinds the agent prints and how each ends a call;
+// a denial of any permission (readPermissionDenied, writePermissionDenied,
+// …) is a rejection too (outcomeOf).
 var outcomes = map[string]Outcome{
 	"success":          Success,
 	"failure":          Failed,
@@ -232,6 +234,18 @@ var outcomes = map[string]Outcome{
 	"aborted":          Failed,
 	"rejected":         Rejected,
 	"permissionDenied": Rejected,
+}
+
+// outcomeOf is how a result of the kind ends a call; false for a key that
+// is not a result kind.
+func outcomeOf(kind string) (Outcome, bool) {
+	if o, ok := outcomes[kind]; ok {
+		return o, true
+	}
+	if strings.HasSuffix(kind, "PermissionDenied") {
+		return Rejected, true
+	}
+	return "", false
 }
 
 // decodeResult reads a tool result in any dialect, adding what it says to
@@ -254,8 +268,14 @@ func decodeResult(w *wire, result *fastjson.Value, call *ToolCall) ToolResult {
 		if res.Kind != "" {
 			return
 		}
-		if outcome, ok := outcomes[string(k)]; ok && object(v) != nil {
+		outcome, ok := outcomeOf(string(k))
+		switch {
+		case !ok:
+		case object(v) != nil:
 			res.Kind, res.Outcome, body = string(k), outcome, v
+		case outcome == Rejected && isString(v):
+			// A refusal that is its reason alone: {"permissionDenied": "…"}.
+			res.Kind, res.Outcome, res.Message = string(k), outcome, str(v)
 		}
 	})
 	if res.Kind == "" {

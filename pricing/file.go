@@ -14,7 +14,8 @@ import (
 
 // userEntry is one model of a user's price file.
 type userEntry struct {
-	pattern string // a name or a glob (path.Match), lower case
+	written string // the entry's name as the user wrote it (cursor.cost.model)
+	pattern string // that name or glob (path.Match) spelled as names are compared
 	price   Price
 }
 
@@ -34,8 +35,11 @@ type userPrice struct {
 }
 
 // readUserFile reads a price file, saying what is wrong with it in words
-// that name the file and the entry. Exact names come before globs, and
-// longer globs (more specific) before shorter ones.
+// that name the file and the entry. An entry is compared with a model's
+// name in one spelling, case and blanks aside (see spelling), so that a
+// name copied from a stream ("Composer 2.5") matches that stream. Exact
+// names come before globs, and longer globs (more specific) before
+// shorter ones; two entries that are one name must agree on its price.
 func readUserFile(file string) ([]userEntry, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -79,11 +83,14 @@ func readUserFile(file string) ([]userEntry, error) {
 				return nil, bad("%q: a negative %s price (%g)", name, v.what, *v.v)
 			}
 		}
-		pattern := strings.ToLower(strings.TrimSpace(name))
+		pattern := spelling(name)
+		if pattern == "" {
+			return nil, bad("%q: not a model's name", name)
+		}
 		if _, err := path.Match(pattern, ""); err != nil {
 			return nil, bad("%q: not a name or a glob (%v)", name, err)
 		}
-		entries = append(entries, userEntry{pattern: pattern, price: price(*p.Input, *p.Output, cacheRead, cacheWrite)})
+		entries = append(entries, userEntry{written: name, pattern: pattern, price: price(*p.Input, *p.Output, cacheRead, cacheWrite)})
 	}
 	slices.SortFunc(entries, func(a, b userEntry) int {
 		ga, gb := isGlob(a.pattern), isGlob(b.pattern)
@@ -94,22 +101,30 @@ func readUserFile(file string) ([]userEntry, error) {
 			return 1
 		case len(a.pattern) != len(b.pattern):
 			return len(b.pattern) - len(a.pattern)
+		case a.pattern != b.pattern:
+			return strings.Compare(a.pattern, b.pattern)
 		}
-		return strings.Compare(a.pattern, b.pattern)
+		return strings.Compare(a.written, b.written)
 	})
+	for i := 1; i < len(entries); i++ {
+		if a, b := entries[i-1], entries[i]; a.pattern == b.pattern && a.price != b.price {
+			return nil, bad("%q and %q are one model at two prices", a.written, b.written)
+		}
+	}
 	return entries, nil
 }
 
 func isGlob(p string) bool { return strings.ContainsAny(p, "*?[") }
 
 // fromUser finds the first of a user's entries that matches one of the
-// names: the most specific entry wins, whichever form of the name it is
-// written for.
+// names (Candidates: the stream's name in the entries' spelling first):
+// the most specific entry wins, whichever form of the name it is written
+// for, and is quoted as the user wrote it.
 func fromUser(entries []userEntry, source string, names []string) (Quote, bool) {
 	for _, e := range entries {
 		for _, name := range names {
 			if ok, _ := path.Match(e.pattern, name); ok {
-				return Quote{Price: e.price, Key: e.pattern, Source: source}, true
+				return Quote{Price: e.price, Key: e.written, Source: source}, true
 			}
 		}
 	}

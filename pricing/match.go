@@ -3,6 +3,7 @@ package pricing
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // rule is one of genai-prices' match clauses: equals, starts_with,
@@ -26,10 +27,8 @@ func (r rule) matches(name string) bool {
 	case "contains":
 		return strings.Contains(name, v)
 	case "regex":
-		// Compiled each time: a handful of models have one, and a
-		// table looks each name up once (quoteCache).
-		re, err := regexp.Compile(r.value)
-		return err == nil && re.MatchString(name)
+		re := compiled(r.value)
+		return re != nil && re.MatchString(name)
 	case "or":
 		for _, s := range r.subs {
 			if s.matches(name) {
@@ -45,4 +44,34 @@ func (r rule) matches(name string) bool {
 		return len(r.subs) > 0
 	}
 	return false
+}
+
+// regexps are the snapshot's regular expressions, compiled once each: a
+// lookup that finds nothing among the providers that claim a name tries
+// every model of the others, each of its spellings in turn (see
+// Candidates), and compiling a dozen expressions for each cost more than
+// the rest of the lookup.
+var regexps sync.Map // pattern -> *regexp.Regexp, nil for one that does not compile
+
+// compiled is pattern compiled, nil if it does not compile.
+func compiled(pattern string) *regexp.Regexp {
+	if re, ok := regexps.Load(pattern); ok {
+		return re.(*regexp.Regexp)
+	}
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		re = nil
+	}
+	regexps.Store(pattern, re)
+	return re
+}
+
+// compileAll compiles the rule's regular expressions, and its subrules'.
+func (r rule) compileAll() {
+	if r.op == "regex" {
+		compiled(r.value)
+	}
+	for _, s := range r.subs {
+		s.compileAll()
+	}
 }

@@ -33,11 +33,7 @@ var bareFamily = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 // dashes for blanks, then without the settings it names, then with a
 // Claude family before its version, last as a preview.
 func Candidates(model string) []string {
-	name := strings.ToLower(strings.TrimSpace(model))
-	name = strings.Trim(strings.NewReplacer("(", "", ")", "", "_", "-", " ", "-").Replace(name), "-")
-	for strings.Contains(name, "--") {
-		name = strings.ReplaceAll(name, "--", "-")
-	}
+	name := spelling(model)
 	if name == "" {
 		return nil
 	}
@@ -68,4 +64,17 @@ func Candidates(model string) []string {
 	// Cursor shows a preview model under its plain name (Gemini 3 Pro).
 	add(bare + "-preview")
 	return out
+}
+
+// spelling is a name with case and blanks aside: lower case, dashes for
+// blanks and underscores, no parentheses, no dashes doubled or at either
+// end. "Composer 2.5", "composer-2.5" and " COMPOSER  2.5" are one name.
+func spelling(name string) string {
+	name = strings.ToLower(strings.TrimSpace(name))
+	name = strings.Join(strings.Fields(name), "-")
+	name = strings.Trim(strings.NewReplacer("(", "", ")", "", "_", "-").Replace(name), "-")
+	for strings.Contains(name, "--") {
+		name = strings.ReplaceAll(name, "--", "-")
+	}
+	return name
 }

@@ -127,7 +127,7 @@ func TestUserFile(t *testing.T) {
 		{"Auto", "auto", price(1, 2, unset, unset)},                          // over Cursor's
 		{"Claude 4.6 Sonnet", "claude-sonnet-*", price(4, 16, unset, unset)}, // the longer glob, over the snapshot
 		{"Claude 4.6 Opus", "claude-*", price(10, 20, 1, 12)},
-		{"team-model", "team-model", price(0.1, 0.2, 0.01, unset)},
+		{"team-model", "Team-Model", price(0.1, 0.2, 0.01, unset)},
 		{"GPT-5", "gpt-5", price(1.25, 10, 0.125, unset)}, // not in the file: the snapshot
 	}
 	for _, tt := range tests {
@@ -138,6 +138,51 @@ func TestUserFile(t *testing.T) {
 	}
 	if q, _ := table.Quote("auto"); q.Source != "file prices.json" {
 		t.Errorf("source %q", q.Source)
+	}
+}
+
+// A user's entry named as the stream names the model matches it, case and
+// blanks aside, over Cursor's prices and the snapshot, and is quoted as
+// the user wrote it.
+func TestUserFileNames(t *testing.T) {
+	tests := []struct {
+		name         string
+		file         string // the models object
+		model        string // as the stream gives it
+		key          string // cursor.cost.model; "" for not the user's
+		input, cache float64
+	}{
+		{"a Cursor display name", `{"Composer 2.5": {"input": 9, "output": 1}}`, "Composer 2.5", "Composer 2.5", 9, 9},
+		{"a display name, another stream spelling", `{"Composer 2.5": {"input": 9, "output": 1}}`, "composer-2.5", "Composer 2.5", 9, 9},
+		{"a snapshot model's display name", `{"Sonnet 4.6 1M": {"input": 7, "output": 1, "cache_read": 0.7}}`, "Sonnet 4.6 1M", "Sonnet 4.6 1M", 7, 0.7},
+		{"not the name without its setting", `{"Sonnet 4.6 1M": {"input": 7, "output": 1}}`, "Sonnet 4.6", "", 0, 0},
+		{"case aside", `{"COMPOSER 2.5": {"input": 9, "output": 1}}`, "composer 2.5", "COMPOSER 2.5", 9, 9},
+		{"blanks aside", `{" Sonnet  4.6\t1M ": {"input": 7, "output": 1}}`, "Sonnet 4.6 1M", " Sonnet  4.6\t1M ", 7, 7},
+		{"the stream's blanks aside", `{"Sonnet 4.6 1M": {"input": 7, "output": 1}}`, " sonnet 4.6  1m", "Sonnet 4.6 1M", 7, 7},
+		{"a glob as written", `{"Auto*": {"input": 5, "output": 1}}`, "Auto", "Auto*", 5, 5},
+		{"a glob with blanks", `{"Claude 4.6 *": {"input": 6, "output": 1}}`, "Claude 4.6 Opus Thinking", "Claude 4.6 *", 6, 6},
+		{"a display name before a glob", `{"Composer*": {"input": 1, "output": 1}, "Composer 2.5 Fast": {"input": 8, "output": 1}}`, "Composer 2.5 Fast", "Composer 2.5 Fast", 8, 8},
+		{"a longer glob first", `{"*": {"input": 1, "output": 1}, "Composer 2.5*": {"input": 8, "output": 1}}`, "composer-2.5-fast", "Composer 2.5*", 8, 8},
+		{"one name twice at one price", `{"Auto": {"input": 2, "output": 1}, "auto": {"input": 2, "output": 1}}`, "AUTO", "Auto", 2, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			table, err := Load(writeFile(t, `{"models": `+tt.file+`}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			q, ok := table.Quote(tt.model)
+			if tt.key == "" {
+				if ok && q.Source == "file prices.json" {
+					t.Errorf("Quote(%q) = the user's %q, want another table's", tt.model, q.Key)
+				}
+				return
+			}
+			if !ok || q.Key != tt.key || q.Source != "file prices.json" || q.Price.Input != tt.input || q.Price.CacheRead != tt.cache {
+				t.Errorf("Quote(%q) = %q from %q %+v (%v), want %q from the file at %v in, %v cache read",
+					tt.model, q.Key, q.Source, q.Price, ok, tt.key, tt.input, tt.cache)
+			}
+		})
 	}
 }
 
@@ -152,6 +197,8 @@ func TestBadUserFiles(t *testing.T) {
 		{`{"models": {"x": {"input": 1, "output": 2, "cache": 3}}}`, `"x": want {"input"`},
 		{`{"models": {"x": {"input": "1", "output": 2}}}`, `"x": want {"input"`},
 		{`{"models": {"[x": {"input": 1, "output": 2}}}`, `"[x": not a name or a glob`},
+		{`{"models": {" ( ) ": {"input": 1, "output": 2}}}`, `" ( ) ": not a model's name`},
+		{`{"models": {"Composer 2.5": {"input": 1, "output": 2}, "composer-2.5": {"input": 3, "output": 2}}}`, `"Composer 2.5" and "composer-2.5" are one model at two prices`},
 	} {
 		_, err := Load(writeFile(t, tt.text))
 		if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "prices.json") || strings.Contains(err.Error(), "\n") {

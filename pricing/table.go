@@ -56,3 +56,17 @@ func (t *Table) find(model string) (Quote, bool) {
 	}
 	return Quote{}, false
 }
+
+// Warm builds the built-in tables and compiles their patterns, which the
+// first quote would otherwise do: a wrapped run calls it on a goroutine
+// of its own while the agent runs, so that pricing the session at its end
+// costs a lookup.
+func Warm() {
+	Candidates("warm-1m")
+	for _, p := range snapshot() {
+		p.match.compileAll()
+		for _, m := range p.models {
+			m.match.compileAll()
+		}
+	}
+}

@@ -46,6 +46,14 @@ var builtins = []sourceRule{
 		keywords: []string{"curl", "wget", "http"}},
 	{id: "mysql-password", pattern: `\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mariadb|mariadb-dump)\b[^\n;|&]*?\s-p([^\s'"]+)`,
 		keywords: []string{"mysql", "mariadb"}},
+	// Windows' ways to set a variable whose name says secret: PowerShell's
+	// $env:name (any case), setx, and .NET's SetEnvironmentVariable.
+	{id: "powershell-env-variable", pattern: `(?i)\$env:[a-z0-9_]*(?:token|secret|pass|pwd|key|auth|cookie|session|credential)[a-z0-9_]*\s*=\s*("[^"\n]*"|'[^'\n]*'|[^\s"'\\,;]+)`,
+		keywords: []string{"$env:"}},
+	{id: "setx-variable", pattern: `(?i)\bsetx\s+(?:/m\s+)?"?[a-z0-9_]*(?:token|secret|pass|pwd|key|auth|cookie|session|credential)[a-z0-9_]*"?\s+("[^"\n]*"|'[^'\n]*'|[^\s"'\\,;]+)`,
+		keywords: []string{"setx"}},
+	{id: "set-environment-variable", pattern: `(?i)\bSetEnvironmentVariable\(\s*[\\]*["'][a-z0-9_]*(?:token|secret|pass|pwd|key|auth|cookie|session|credential)[a-z0-9_]*[\\]*["']\s*,\s*[\\]*["']((?:[^"'\\\n]|\\[^"'\\])*)`,
+		keywords: []string{"setenvironmentvariable"}},
 	{id: "registry-login-password", pattern: `\b(?:docker|podman|nerdctl|buildah|skopeo|helm\s+registry|oras)\s+login\b[^\n;|&]*?\s(?:-p|--password)(?:\s+|=)['"]?([^\s'"]+)`,
 		keywords: []string{"login"}},
 }

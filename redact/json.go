@@ -2,12 +2,16 @@ package redact
 
 import (
 	"regexp"
+	"sync"
 
 	"github.com/valyala/fastjson"
 )
 
-// secretName is a JSON field name that says its value is a secret.
-var secretName = regexp.MustCompile(`(?i)^[a-z0-9_\-.]*(?:token|secret|password|passwd|pwd|api_?key|private_?key|credential|cookie|access_?key)[a-z0-9_\-.]*$`)
+// secretName is a JSON field name that says its value is a secret;
+// compiled when first needed, not at every start.
+var secretName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^[a-z0-9_\-.]*(?:token|secret|password|passwd|pwd|api_?key|private_?key|credential|cookie|access_?key)[a-z0-9_\-.]*$`)
+})
 
 // RedactJSON masks the secrets in a JSON document as it was written and as
 // it will be read: each string in it is redacted decoded (so a secret
@@ -49,7 +53,7 @@ func (r *Redactor) walk(v *fastjson.Value, a *fastjson.Arena, depth int) bool {
 			val *fastjson.Value
 		}
 		obj.Visit(func(k []byte, item *fastjson.Value) {
-			if item.Type() == fastjson.TypeString && secretName.Match(k) && len(item.GetStringBytes()) > 0 && string(item.GetStringBytes()) != Mask {
+			if item.Type() == fastjson.TypeString && secretName().Match(k) && len(item.GetStringBytes()) > 0 && string(item.GetStringBytes()) != Mask {
 				set = append(set, struct {
 					key string
 					val *fastjson.Value

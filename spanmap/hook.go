@@ -45,7 +45,11 @@ type HookState struct {
 	Generations    map[string]*HookGeneration `json:"generations,omitempty"`
 	Tools          map[string]*HookTool       `json:"tools,omitempty"`
 	Subagents      map[string]*HookSubagent   `json:"subagents,omitempty"`
-	Failed         bool                       `json:"failed,omitempty"` // a generation ended in error
+	// Stopped are the generations whose chat span is made: an event that
+	// names one later (a late response, a session end) does not make it
+	// again.
+	Stopped map[string]bool `json:"stopped,omitempty"`
+	Failed  bool            `json:"failed,omitempty"` // a generation ended in error
 }
 
 // HookGeneration is one generation (a turn: the prompt and the agent's
@@ -103,7 +107,7 @@ func (h *Hooks) Step(st *HookState, ev parse.HookEvent, now time.Time) []SpanRec
 	st.Workspace = cmp.Or(ev.Workspace, st.Workspace)
 	st.CursorVersion = cmp.Or(ev.CursorVersion, st.CursorVersion)
 	var g *HookGeneration
-	if ev.GenerationID != "" {
+	if ev.GenerationID != "" && !st.Stopped[ev.GenerationID] && !sessionLevel(ev.Name) {
 		if st.Generations == nil {
 			st.Generations = map[string]*HookGeneration{}
 		}
@@ -148,10 +152,20 @@ func (h *Hooks) Step(st *HookState, ev parse.HookEvent, now time.Time) []SpanRec
 		st.Failed = st.Failed || failed
 		done = append(done, h.generationDone(st, ev.GenerationID, g, now, ev.Status))
 		delete(st.Generations, ev.GenerationID)
+		if st.Stopped == nil {
+			st.Stopped = map[string]bool{}
+		}
+		st.Stopped[ev.GenerationID] = true
 	case ev.Name == "sessionEnd":
 		done = append(done, h.End(st, now, ev.Status)...)
 	}
 	return done
+}
+
+// sessionLevel events belong to the conversation, not to a generation,
+// whatever generation_id they carry: they start none.
+func sessionLevel(event string) bool {
+	return event == "sessionStart" || event == "sessionEnd"
 }
 
 // End ends the session at end, and all still open in it: what a
@@ -160,7 +174,7 @@ func (h *Hooks) Step(st *HookState, ev parse.HookEvent, now time.Time) []SpanRec
 func (h *Hooks) End(st *HookState, end time.Time, reason string) []SpanRecord {
 	var done []SpanRecord
 	for key, t := range st.Tools {
-		done = append(done, h.toolRecord(st, t.Generation, t.Call, key, t.Start, end, OutcomeIncomplete, "", ""))
+		done = append(done, h.toolRecord(st, t.Generation, t.Call, key, t.Start, end, OutcomeIncomplete, "", "", ""))
 	}
 	for id, s := range st.Subagents {
 		done = append(done, h.subagentRecord(st, id, s, end))
@@ -186,10 +200,14 @@ func (h *Hooks) End(st *HookState, end time.Time, reason string) []SpanRecord {
 		attrs = append(attrs, SessionEndReason.String(h.rec.text(reason, maxMessage)))
 	}
 	r := SpanRecord{TraceID: hookTraceID(st.ConversationID), SpanID: hookSpanID(st.ConversationID, "session"),
-		Name: "invoke_agent cursor-agent", Kind: trace.SpanKindInternal, Start: st.Start, End: later(end, st.Last), Attrs: attrs}
-	if reason == "error" || st.Failed {
+		Name: SessionName, Kind: trace.SpanKindInternal, Start: st.Start, End: later(end, st.Last), Attrs: attrs}
+	switch {
+	case reason == "error" || st.Failed:
 		r.Attrs = append(r.Attrs, ErrorType.String("agent_error"))
 		r.Status, r.Message = codes.Error, "the agent ended in error"
+	case reason == "aborted":
+		r.Attrs = append(r.Attrs, ErrorType.String("aborted"))
+		r.Status, r.Message = codes.Error, "the session was aborted"
 	}
 	return append(done, r)
 }
@@ -207,17 +225,24 @@ func (h *Hooks) toolDone(st *HookState, ev parse.HookEvent, now time.Time) SpanR
 	if ev.Duration > 0 {
 		start = now.Add(-ev.Duration) // the event's own measure wins over two processes' clocks
 	}
-	outcome := OutcomeSuccess
+	outcome, errType := OutcomeSuccess, ""
 	switch {
 	case ev.Rejected:
 		outcome = OutcomeRejected
+	case ev.Timeout:
+		outcome, errType = OutcomeError, ErrTimeout
 	case ev.Failed, call.Facts.ExitCode != nil && *call.Facts.ExitCode != 0:
 		outcome = OutcomeError
 	}
-	return h.toolRecord(st, gen, call, ev.ToolKey, start, now, outcome, ev.Failure, ev.Result)
+	return h.toolRecord(st, gen, call, ev.ToolKey, start, now, outcome, errType, ev.Failure, ev.Result)
 }
 
-func (h *Hooks) toolRecord(st *HookState, gen string, call parse.ToolCall, key string, start, end time.Time, outcome, failure, result string) SpanRecord {
+// ErrTimeout is error.type for a tool call that ran out of time.
+const ErrTimeout = "timeout"
+
+// toolRecord is a tool call's span; errType is error.type for an
+// outcome of error ("error" when empty).
+func (h *Hooks) toolRecord(st *HookState, gen string, call parse.ToolCall, key string, start, end time.Time, outcome, errType, failure, result string) SpanRecord {
 	name := cmp.Or(h.rec.text(call.Name, maxMessage), "unknown")
 	attrs := append(h.rec.toolAttributes(call, name), ToolOutcome.String(outcome))
 	if h.rec.opts.CaptureContent && result != "" {
@@ -231,7 +256,7 @@ func (h *Hooks) toolRecord(st *HookState, gen string, call parse.ToolCall, key s
 		if failure == "" && call.Facts.ExitCode != nil {
 			msg = "exit status " + strconv.FormatInt(*call.Facts.ExitCode, 10)
 		}
-		attrs = append(attrs, ErrorType.String("error"))
+		attrs = append(attrs, ErrorType.String(cmp.Or(errType, "error")))
 		if failure != "" {
 			attrs = append(attrs, ToolError.String(h.rec.text(failure, maxMessage)))
 		}

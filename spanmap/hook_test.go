@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"go.opentelemetry.io/otel/codes"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
@@ -73,3 +74,68 @@ func TestHookSessionGolden(t *testing.T) {
 
 func jsonMarshal(v any) ([]byte, error)   { return json.Marshal(v) }
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+
+// stepHook records one event into st, a second after the last.
+func stepHook(t *testing.T, st *HookState, line string) []SpanRecord {
+	t.Helper()
+	ev, err := parse.DecodeHook([]byte(line))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return NewHooks(Options{}).Step(st, ev, st.Last.Add(time.Second))
+}
+
+// postToolUseFailure's failure_type says how the tool span ends: a
+// timeout is an error of type timeout, a permission denial a rejection.
+func TestHookFailureTypes(t *testing.T) {
+	for _, tt := range []struct {
+		failureType, outcome, errorType string
+		status                          codes.Code
+	}{
+		{"timeout", OutcomeError, "timeout", codes.Error},
+		{"error", OutcomeError, "error", codes.Error},
+		{"permission_denied", OutcomeRejected, "", codes.Unset},
+		{"", OutcomeError, "error", codes.Error},
+	} {
+		var st HookState
+		st.Last = time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
+		stepHook(t, &st, `{"hook_event_name":"preToolUse","conversation_id":"c","generation_id":"g","tool_name":"Shell","tool_input":{"command":"make"},"tool_use_id":"t"}`)
+		done := stepHook(t, &st, `{"hook_event_name":"postToolUseFailure","conversation_id":"c","generation_id":"g","tool_name":"Shell","tool_input":{"command":"make"},"tool_use_id":"t","error_message":"it went wrong","failure_type":"`+tt.failureType+`"}`)
+		if len(done) != 1 {
+			t.Fatalf("%q: %d records", tt.failureType, len(done))
+		}
+		r := done[0]
+		if v := Value(r.Attrs, ToolOutcome).AsString(); v != tt.outcome || Value(r.Attrs, ErrorType).AsString() != tt.errorType ||
+			r.Status != tt.status || Value(r.Attrs, ToolError).AsString() != "it went wrong" {
+			t.Errorf("%q: outcome %q, error.type %q, status %v, cursor.tool.error %q; want %q %q %v", tt.failureType, v,
+				Value(r.Attrs, ErrorType).AsString(), r.Status, Value(r.Attrs, ToolError).AsString(), tt.outcome, tt.errorType, tt.status)
+		}
+	}
+}
+
+// sessionEnd's reason is recorded, and a session that ended in error or
+// was aborted says so in its status.
+func TestHookSessionEndReasons(t *testing.T) {
+	for _, tt := range []struct {
+		reason, errorType string
+		status            codes.Code
+	}{
+		{"completed", "", codes.Unset},
+		{"aborted", "aborted", codes.Error},
+		{"error", "agent_error", codes.Error},
+		{"window_close", "", codes.Unset},
+		{"user_close", "", codes.Unset},
+	} {
+		var st HookState
+		stepHook(t, &st, `{"hook_event_name":"sessionStart","conversation_id":"c"}`)
+		done := stepHook(t, &st, "\ufeff"+`{"hook_event_name":"sessionEnd","conversation_id":"c","reason":"`+tt.reason+`"}`)
+		if len(done) != 1 {
+			t.Fatalf("%q: %d records", tt.reason, len(done))
+		}
+		r := done[0]
+		if Value(r.Attrs, SessionEndReason).AsString() != tt.reason || Value(r.Attrs, ErrorType).AsString() != tt.errorType || r.Status != tt.status {
+			t.Errorf("%q: end_reason %q, error.type %q, status %v %q", tt.reason, Value(r.Attrs, SessionEndReason).AsString(),
+				Value(r.Attrs, ErrorType).AsString(), r.Status, r.Message)
+		}
+	}
+}

@@ -88,8 +88,16 @@ func NewRecorder(ctx context.Context, tracer trace.Tracer, opts Options) *Record
 // session covers the agent's start-up and the agent's own environment can
 // carry the session's trace context.
 func (r *Recorder) Begin(t time.Time, attrs ...attribute.KeyValue) context.Context {
+	return r.BeginReserved(trace.SpanContext{}, t, attrs...)
+}
+
+// BeginReserved is Begin for a session whose span context the caller
+// reserved before the Recorder existed (tracer.Reserve): a wrapper starts
+// the agent with it in TRACEPARENT first, and sets up the SDK while the
+// agent runs. An invalid sc reserves one, as Begin does.
+func (r *Recorder) BeginReserved(sc trace.SpanContext, t time.Time, attrs ...attribute.KeyValue) context.Context {
 	if r.sess == nil {
-		r.sess = r.newSession()
+		r.sess = r.newSession(sc)
 	}
 	s := r.sess
 	s.clock.live = true
@@ -107,11 +115,11 @@ func (r *Recorder) Record(ev parse.Event, readAt time.Time) {
 		// events did, and the next has a clock of its own.
 		live := r.sess.clock.live
 		r.sess.finish(End{})
-		r.sess = r.newSession()
+		r.sess = r.newSession(trace.SpanContext{})
 		r.sess.clock.live = live
 	}
 	if r.sess == nil {
-		r.sess = r.newSession()
+		r.sess = r.newSession(trace.SpanContext{})
 	}
 	r.sess.record(ev, readAt)
 }

@@ -54,7 +54,12 @@ type session struct {
 	longestStall time.Duration
 }
 
-func (r *Recorder) newSession() *session {
+// SessionName is the name of a session's span.
+const SessionName = "invoke_agent cursor-agent"
+
+// newSession opens a session whose span has the span context sc, or,
+// when sc is invalid, one reserved now.
+func (r *Recorder) newSession(sc trace.SpanContext) *session {
 	s := &session{
 		rec:   r,
 		calls: map[string]*modelCall{},
@@ -66,10 +71,13 @@ func (r *Recorder) newSession() *session {
 	// A span started and never ended gives the session its IDs and the
 	// sampler's decision (a TRACEPARENT's, a ratio's); the session's own
 	// span is made at its end with them.
-	_, probe := r.tracer.Start(r.ctx, "invoke_agent cursor-agent", trace.WithSpanKind(trace.SpanKindInternal))
+	if !sc.IsValid() {
+		_, probe := r.tracer.Start(r.ctx, SessionName, trace.WithSpanKind(trace.SpanKindInternal))
+		sc = probe.SpanContext()
+	}
 	s.span = pending{
-		sc:   probe.SpanContext(),
-		name: "invoke_agent cursor-agent",
+		sc:   sc,
+		name: SessionName,
 		kind: trace.SpanKindInternal,
 		attrs: []attribute.KeyValue{
 			OperationName.String(OpInvokeAgent),

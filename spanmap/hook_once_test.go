@@ -1,0 +1,83 @@
+package spanmap
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cursor-otel/cursor-otel/parse"
+)
+
+// stepAll steps events (hook_event_name|generation_id[|extra JSON]) through
+// Hooks, state carried as JSON between them as hook processes do, and
+// returns every record made.
+func stepAll(t *testing.T, events []string) []SpanRecord {
+	t.Helper()
+	var st HookState
+	var out []SpanRecord
+	now := time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)
+	for _, e := range events {
+		name, gen, _ := strings.Cut(e, "|")
+		gen, extra, _ := strings.Cut(gen, "|")
+		line := fmt.Sprintf(`{"hook_event_name":%q,"conversation_id":"c-1","generation_id":%q%s}`, name, gen, extra)
+		ev, err := parse.DecodeHook([]byte(line))
+		if err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		b, err := jsonMarshal(&st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st = HookState{}
+		if err := jsonUnmarshal(b, &st); err != nil {
+			t.Fatal(err)
+		}
+		now = now.Add(time.Second)
+		out = append(out, NewHooks(Options{}).Step(&st, ev, now)...)
+	}
+	return out
+}
+
+// A generation's chat span is made once: events that name a generation
+// after its stop (a late response, a session end that names the last
+// generation) do not make it again.
+func TestHookSpansMadeOnce(t *testing.T) {
+	shell := `,"tool_name":"Shell","tool_input":{"command":"ls"},"tool_use_id":"t1"`
+	for _, tt := range []struct {
+		name   string
+		events []string
+		want   int
+	}{
+		{"two generations, stop after each, then sessionEnd",
+			[]string{"sessionStart|", "beforeSubmitPrompt|g1", "stop|g1", "beforeSubmitPrompt|g2", "stop|g2", "sessionEnd|"}, 3},
+		{"sessionEnd naming the first generation",
+			[]string{"beforeSubmitPrompt|g1", "stop|g1", "beforeSubmitPrompt|g2", "stop|g2", "sessionEnd|g1"}, 3},
+		{"sessionEnd naming the last generation",
+			[]string{"beforeSubmitPrompt|g1", "stop|g1", "beforeSubmitPrompt|g2", "stop|g2", "sessionEnd|g2"}, 3},
+		{"a response after its generation stopped",
+			[]string{"beforeSubmitPrompt|g1", "stop|g1", "afterAgentResponse|g1", "beforeSubmitPrompt|g2", "stop|g2", "sessionEnd|"}, 3},
+		{"a second stop",
+			[]string{"beforeSubmitPrompt|g1", "stop|g1", "stop|g1", "sessionEnd|"}, 2},
+		{"a tool ending after its generation stopped",
+			[]string{"beforeSubmitPrompt|g1", "preToolUse|g1|" + shell, "stop|g1", "postToolUse|g1|" + shell, "sessionEnd|"}, 3},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			records := stepAll(t, tt.events)
+			seen := map[string]string{}
+			for _, r := range records {
+				if was, dup := seen[r.SpanID.String()]; dup {
+					t.Errorf("span %s made twice: %s, then %s", r.SpanID, was, r.Name)
+				}
+				seen[r.SpanID.String()] = r.Name
+			}
+			if len(records) != tt.want {
+				var names []string
+				for _, r := range records {
+					names = append(names, r.Name)
+				}
+				t.Errorf("%d spans %v, want %d", len(records), names, tt.want)
+			}
+		})
+	}
+}
