@@ -1,0 +1,5 @@
+//go:build windows
+
+package statedir
+
+const hostRules = windowsRules
