@@ -9,10 +9,5 @@ func sameDestination(a, b *os.File) bool {
 	if a == nil || b == nil || IsTerminal(a) || IsTerminal(b) {
 		return false
 	}
-	ai, err := a.Stat()
-	if err != nil {
-		return false
-	}
-	bi, err := b.Stat()
-	return err == nil && os.SameFile(ai, bi)
+	return sameFile(a, b)
 }

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 )
 
@@ -36,28 +34,41 @@ type Self struct {
 // cursor-otel. cursor-otel is recognised however it is reached (symlink,
 // hard link, copy) and whichever version it is, so that two builds
 // installed as cursor-agent never run each other; an explicit setting that
-// names cursor-otel is an error.
+// names cursor-otel is an error. Names are looked up as the platform's
+// shell does (on Windows: with PATHEXT's extensions, then .ps1).
 func Find(explicit, path string, self Self) (string, error) {
-	me := newSelf(self)
+	return hostSearcher().find(explicit, path, newSelf(self))
+}
+
+func (s searcher) find(explicit, path string, me *self) (string, error) {
+	skipMe := func(candidate string, info fs.FileInfo) bool { return me.is(candidate, info) }
 	if explicit != "" {
-		found := explicit
-		if strings.ContainsRune(explicit, os.PathSeparator) {
-			if _, err := os.Stat(explicit); err != nil {
-				return "", &NotFoundError{Searched: fmt.Sprintf("%s: %v", explicit, errors.Unwrap(err))}
+		var found string
+		var info fs.FileInfo
+		var ok bool
+		if s.hasDir(explicit) {
+			// Not runnable as it is, it is still run, and fails to start
+			// (exit 126) as it would without cursor-otel.
+			if found, info, ok = s.resolve(explicit, nil); !ok {
+				var err error
+				if info, err = s.stat(explicit); err != nil {
+					return "", &NotFoundError{Searched: fmt.Sprintf("%s: %v", explicit, cause(err))}
+				}
+				found = explicit
 			}
 		} else {
-			var err error
-			if found, err = lookIn(explicit, path, nil); err != nil {
+			if found, ok = s.look(explicit, path, nil); !ok {
 				return "", &NotFoundError{Searched: fmt.Sprintf("%s not found on PATH", explicit)}
 			}
+			info, _ = s.stat(found)
 		}
-		if info, err := os.Stat(found); err == nil && me.is(found, info) {
+		if info != nil && me.is(found, info) {
 			return "", &NotFoundError{Searched: fmt.Sprintf("--agent / CURSOR_OTEL_AGENT names %s, which is cursor-otel itself: name the real cursor-agent", explicit)}
 		}
 		return found, nil
 	}
 	for _, name := range Names {
-		if found, err := lookIn(name, path, me); err == nil {
+		if found, ok := s.look(name, path, skipMe); ok {
 			return found, nil
 		}
 	}
@@ -65,26 +76,12 @@ func Find(explicit, path string, self Self) (string, error) {
 		strings.Join(Names, " or "))}
 }
 
-// lookIn finds an executable named name in the directories of path, skipping
-// any that is me.
-func lookIn(name, path string, me *self) (string, error) {
-	for _, dir := range filepath.SplitList(path) {
-		if dir == "" {
-			dir = "."
-		}
-		candidate := filepath.Join(dir, name)
-		info, err := os.Stat(candidate)
-		if err != nil || info.IsDir() || info.Mode()&0o111 == 0 {
-			continue
-		}
-		if me.is(candidate, info) {
-			continue
-		}
-		if _, err := exec.LookPath(candidate); err == nil {
-			return candidate, nil
-		}
+// cause is err without the operation and path it carries.
+func cause(err error) error {
+	if inner := errors.Unwrap(err); inner != nil {
+		return inner
 	}
-	return "", fs.ErrNotExist
+	return err
 }
 
 // self is the running program, compared with candidates by file identity

@@ -6,7 +6,6 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 )
 
@@ -29,12 +28,18 @@ type Spec struct {
 // a process the agent left behind may hold them open for ever.
 const drainGrace = time.Second
 
+// orphanGuard ends the agent when cursor-otel dies before it; release lets
+// it go once the agent has ended.
+type orphanGuard interface{ release() }
+
 // tailSize is how much of the agent's stderr is kept for the trace.
 const tailSize = 4 << 10
 
-// Process is a running agent, in a process group of its own: a signal
-// meant for cursor-otel's group (a CI runner's kill -TERM -PGID, a
-// terminal's Ctrl-C) reaches the agent once, forwarded, never twice.
+// Process is a running agent. On unix it is in a process group of its
+// own: a signal meant for cursor-otel's group (a CI runner's kill -TERM
+// -PGID, a terminal's Ctrl-C) reaches the agent once, forwarded, never
+// twice. On Windows it shares cursor-otel's console, which sends it Ctrl-C
+// and Ctrl-Break itself (see jobControl).
 type Process struct {
 	proc     *os.Process
 	output   *Output
@@ -42,7 +47,7 @@ type Process struct {
 	merged   bool
 	pipes    []*os.File // read ends, closed after the drain
 	pumps    sync.WaitGroup
-	watchdog *watchdog
+	guard    orphanGuard // ends the agent if cursor-otel dies; nil when it could not be set up
 	jobs     *jobControl
 	exited   chan Exit
 	activity atomic.Int64 // when the agent last wrote, in Unix nanoseconds
@@ -56,8 +61,9 @@ type Process struct {
 // that what it wrote keeps its order; otherwise stderr is forwarded and
 // its tail kept for the trace.
 //
-// If cursor-otel dies without waiting for it (SIGKILL, the OOM killer), a
-// watchdog ends the agent's process group: it does not run on orphaned.
+// If cursor-otel dies without waiting for it (SIGKILL, the OOM killer, a
+// task manager), the agent is ended: it does not run on orphaned (a
+// watchdog on unix, a job object on Windows).
 func Start(s Spec) (*Process, error) {
 	p := &Process{exited: make(chan Exit, 1)}
 	var closeAfterStart []*os.File
@@ -115,56 +121,6 @@ func Start(s Spec) (*Process, error) {
 	return p, nil
 }
 
-// run starts the agent and reaps it. It reports its stops (Ctrl-Z, a tty
-// read from the background) to job control, which keeps the user's shell
-// and terminal as they would be without cursor-otel.
-func (p *Process) run(s Spec, files []*os.File, started chan<- error) {
-	proc, err := os.StartProcess(s.Path, append([]string{s.Path}, s.Args...), &os.ProcAttr{
-		Env:   s.Env,
-		Files: files,
-		Sys:   &syscall.SysProcAttr{Setpgid: true},
-	})
-	if err != nil {
-		started <- err
-		return
-	}
-	p.proc = proc
-	p.wrote(time.Now())
-	p.jobs.begin(proc.Pid)
-	// The caller goes on while the watchdog starts (a shell: milliseconds
-	// the run would otherwise wait); Wait reads p.watchdog only after the
-	// agent is reaped, below.
-	started <- nil
-	if p.watchdog, err = startWatchdog(proc.Pid); err != nil {
-		p.watchdog = nil // tracing goes on; only the orphan guard is missing
-	}
-
-	var ws syscall.WaitStatus
-	for {
-		_, err := syscall.Wait4(proc.Pid, &ws, syscall.WUNTRACED, nil)
-		if err == syscall.EINTR {
-			continue
-		}
-		if err == nil && ws.Stopped() {
-			p.jobs.stopped(ws.StopSignal())
-			continue
-		}
-		at := time.Now()
-		p.reaped.Store(true)
-		signals := p.jobs.end()
-		exit := Exit{At: at, Code: ws.ExitStatus(), Signals: signals, Interrupted: len(signals) > 0}
-		switch {
-		case err != nil:
-			exit.Code = 1
-		case ws.Signaled():
-			exit.Signal, exit.Code = ws.Signal(), 128+int(ws.Signal())
-		}
-		_ = proc.Release()
-		p.exited <- exit
-		return
-	}
-}
-
 // pumpStdout is the hot path: one read, one write, then the copy is queued.
 // Nothing here waits for the reader of the copy.
 func (p *Process) pumpStdout(r *os.File, dst io.Writer) {
@@ -204,7 +160,7 @@ func (p *Process) Output() *Output { return p.output }
 // had them go to one place (2>&1), and the copy holds both, in order.
 func (p *Process) Merged() bool { return p.merged }
 
-// Pid is the agent's process id, which is also its process group's.
+// Pid is the agent's process id (on unix also its process group's).
 func (p *Process) Pid() int { return p.proc.Pid }
 
 // Exit is how the agent ended.
@@ -226,8 +182,8 @@ type Signal struct {
 // Wait waits for the agent to exit and its output to drain.
 func (p *Process) Wait() Exit {
 	exit := <-p.exited
-	if p.watchdog != nil {
-		p.watchdog.release() // the agent ended; what it left running is its own
+	if p.guard != nil {
+		p.guard.release() // the agent ended; what it left running is its own
 	}
 	drained := make(chan struct{})
 	go func() { p.pumps.Wait(); close(drained) }()

@@ -2,7 +2,6 @@ package agent
 
 import (
 	"io"
-	"syscall"
 	"time"
 )
 
@@ -14,19 +13,6 @@ func (p *Process) LastOutput() time.Time {
 }
 
 func (p *Process) wrote(at time.Time) { p.activity.Store(at.UnixNano()) }
-
-// Stop ends the agent as --stall-timeout does: TERM to its process group,
-// and KILL after grace if it is still there. The agent's exit is then
-// reaped as any other.
-func (p *Process) Stop(grace time.Duration) {
-	pgid := p.proc.Pid
-	_ = syscall.Kill(-pgid, syscall.SIGTERM)
-	time.AfterFunc(grace, func() {
-		if !p.reaped.Load() {
-			_ = syscall.Kill(-pgid, syscall.SIGKILL)
-		}
-	})
-}
 
 // activityReader notes when each read from the agent brought bytes.
 type activityReader struct {

@@ -15,13 +15,17 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/cursor-otel/cursor-otel/agent"
 	"github.com/cursor-otel/cursor-otel/hook"
 	"github.com/cursor-otel/cursor-otel/internal/oneline"
 	"github.com/cursor-otel/cursor-otel/parse"
+	"github.com/cursor-otel/cursor-otel/pricing"
+	"github.com/cursor-otel/cursor-otel/redact"
 	"github.com/cursor-otel/cursor-otel/settings"
 	"github.com/cursor-otel/cursor-otel/spanmap"
+	"github.com/cursor-otel/cursor-otel/summary"
 	"github.com/cursor-otel/cursor-otel/tracer"
 )
 
@@ -40,6 +44,9 @@ type Config struct {
 	// Exec replaces cursor-otel with the agent, for a run not traced;
 	// agent.Exec when nil. (A test runs the agent instead.)
 	Exec func(path string, args, env []string) error
+	// DeliverKept starts delivering, in the background, what earlier runs
+	// kept; called once the agent runs. Nil starts nothing.
+	DeliverKept func()
 }
 
 func (c *Config) getenv(key string) string {
@@ -107,55 +114,87 @@ func Run(ctx context.Context, c Config) int {
 	return traced(ctx, c, path, env, inv, p)
 }
 
-// traced runs the agent with its stdout traced.
+// traced runs the agent with its stdout traced. The agent starts first:
+// all it needs of the trace is its session's span context, for its
+// TRACEPARENT, and that is reserved without the SDK. The SDK, the
+// exporter's connection, the redactor and the reports are set up while
+// the agent runs, and the agent's output waits for the tracer meanwhile
+// (queued, never held back from the user).
 func traced(ctx context.Context, c Config, path string, env []string, inv agent.Invocation, p plan) int {
+	parent, valid := tracer.ParentFromEnv(ctx, c.getenv)
+	sc := tracer.Reserve(parent, c.getenv, spanmap.SessionName)
+	began := time.Now()
+	proc, err := agent.Start(agent.Spec{
+		Path: path, Args: p.args, Env: append(tracer.ChildEnv(trace.ContextWithSpanContext(parent, sc), env), hook.StreamTraced+"=1"),
+		Stdin: c.Stdin, Stdout: c.Stdout, Stderr: c.Stderr,
+		Discard: p.render != "",
+	})
+	r := setUp(ctx, c, path, inv, p, parent, valid)
+	// The session began before the agent did: it covers the agent's
+	// start-up, and the agent's environment names it as the parent of
+	// anything instrumented the agent runs.
+	r.rec.BeginReserved(sc, began, r.attrs...)
+	if err != nil {
+		fmt.Fprintln(c.Stderr, oneline.Join(fmt.Sprintf("start %s: %v", path, unwrapAll(err))))
+		code := statusCannotRun
+		r.rec.Finish(spanmap.End{Time: time.Now(), ExitCode: &code, NoStream: true})
+		r.prov.Shutdown(ctx)
+		return statusCannotRun
+	}
+	return r.follow(ctx, c, proc, p)
+}
+
+// recording is a traced run's tracing, set up while the agent runs.
+type recording struct {
+	s        settings.Settings
+	redactor *redact.Redactor
+	reports  *summary.Files
+	prov     *tracer.Provider
+	rec      *spanmap.Recorder
+	attrs    []attribute.KeyValue // the session's, from the command line and environment
+	notes    []string             // what to say at the end
+}
+
+// setUp makes the run's tracing: the SDK and exporter, the reports and
+// the span model, recording into the trace under parent.
+func setUp(ctx context.Context, c Config, path string, inv agent.Invocation, p plan, parent context.Context, validParent bool) *recording {
 	s := c.Settings
-	redactor := s.Redactor(c.Environ, inv.APIKey)
-	reports := s.Reports()
-	cfg := s.Tracing(c.getenv, redactor)
+	r := &recording{s: s, redactor: s.Redactor(c.Environ, inv.APIKey), reports: s.Reports()}
+	cfg := s.Tracing(c.getenv, r.redactor)
 	prov, err := tracer.New(ctx, cfg)
-	var notes []string
 	if err != nil {
 		// The settings were checked; what is left (an exporter that
 		// cannot be made) leaves the run untraced but its reports.
-		notes = append(notes, redactor.Redact(err.Error())+"; nothing exported")
+		r.notes = append(r.notes, r.redactor.Redact(err.Error())+"; nothing exported")
 		prov = tracer.NewNoExport(ctx, cfg)
 	}
-	if err := settings.Report(prov, reports); err != nil {
-		notes = append(notes, err.Error())
+	r.prov = prov
+	if err := settings.Report(prov, r.reports); err != nil {
+		r.notes = append(r.notes, err.Error())
 	}
-	parent, valid := tracer.ParentFromEnv(ctx, c.getenv)
-	rec := spanmap.NewRecorder(parent, prov.Tracer(), s.Recording(redactor))
+	r.rec = spanmap.NewRecorder(parent, prov.Tracer(), s.Recording(r.redactor))
 	var prompt []int
 	if !s.CaptureContent {
 		prompt = agent.Parse(p.args).Prompt
 	}
-	attrs := []attribute.KeyValue{spanmap.CommandLine.String(redactor.Redact(commandLine(path, p.args, prompt)))}
-	if tp := c.getenv("TRACEPARENT"); tp != "" && !valid {
+	r.attrs = []attribute.KeyValue{spanmap.CommandLine.String(r.redactor.Redact(commandLine(path, p.args, prompt)))}
+	if tp := c.getenv("TRACEPARENT"); tp != "" && !validParent {
 		// Not fatal, not worth a line on stderr: a note on the span.
-		attrs = append(attrs, traceparentIgnored.String(redactor.Redact(tp)))
+		r.attrs = append(r.attrs, traceparentIgnored.String(r.redactor.Redact(tp)))
 	}
 	if p.format != "" {
-		attrs = append(attrs, outputFormat.String(p.format))
+		r.attrs = append(r.attrs, outputFormat.String(p.format))
 	}
-	// The session begins before the agent does: it covers the agent's
-	// start-up, and the agent's environment names it as the parent of
-	// anything instrumented the agent runs.
-	session := rec.Begin(time.Now(), attrs...)
+	return r
+}
 
-	proc, err := agent.Start(agent.Spec{
-		Path: path, Args: p.args, Env: append(tracer.ChildEnv(session, env), hook.StreamTraced+"=1"),
-		Stdin: c.Stdin, Stdout: c.Stdout, Stderr: c.Stderr,
-		Discard: p.render != "",
-	})
-	if err != nil {
-		fmt.Fprintln(c.Stderr, oneline.Join(fmt.Sprintf("start %s: %v", path, unwrapAll(err))))
-		code := statusCannotRun
-		rec.Finish(spanmap.End{Time: time.Now(), ExitCode: &code, NoStream: true})
-		prov.Shutdown(ctx)
-		return statusCannotRun
+// follow traces the running agent's output until it exits, flushes the
+// trace and returns the status to exit with.
+func (r *recording) follow(ctx context.Context, c Config, proc *agent.Process, p plan) int {
+	s, rec, prov, redactor, reports, notes := r.s, r.rec, r.prov, r.redactor, r.reports, r.notes
+	if c.DeliverKept != nil {
+		c.DeliverKept()
 	}
-
 	// cursor-otel's own failure must never cost the user the agent's exit
 	// status or output: tracing runs guarded, a panic in it becomes one
 	// line; the rendering of json and text goes on without it.
@@ -183,6 +222,13 @@ func traced(ctx context.Context, c Config, path string, env []string, inv agent.
 		// agent is ending.
 		stalled = watchStalls(proc, s.StallTimeout, func(line string) { fmt.Fprintln(c.Stderr, oneline.Join(line)) })
 	}
+	// What the end of the run would do first is done now, while the
+	// agent runs: the exporters' encoders made, the price tables built.
+	// On this goroutine, after the set-up, not beside it: cursor-otel's
+	// own work must leave a processor free for the goroutine that passes
+	// the agent's output on.
+	prov.Warm()
+	pricing.Warm()
 	exit := proc.Wait()
 	stoppedForStall := stalled()
 	// From here the flush timeout runs: what tracing is left to do, and

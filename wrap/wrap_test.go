@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cursor-otel/cursor-otel/agent"
 	"github.com/cursor-otel/cursor-otel/internal/golden"
 	"github.com/cursor-otel/cursor-otel/internal/otlptest"
 	"github.com/cursor-otel/cursor-otel/settings"
@@ -179,10 +180,19 @@ func TestRunCannotStartTheAgent(t *testing.T) {
 
 func TestCommandLine(t *testing.T) {
 	args := []string{"-p", "two words", "", `it's`, "--model", "gpt-5"}
-	if got, want := commandLine("/usr/bin/cursor-agent", args, nil), `/usr/bin/cursor-agent -p "two words" "" "it's" --model gpt-5`; got != want {
+	if got, want := commandLineWith(posixQuote, "/usr/bin/cursor-agent", args, nil), `/usr/bin/cursor-agent -p "two words" "" "it's" --model gpt-5`; got != want {
 		t.Errorf("commandLine = %s, want %s", got, want)
 	}
-	if got, want := commandLine("/usr/bin/cursor-agent", args, []int{1, 2, 3}), `/usr/bin/cursor-agent -p <prompt: 9 bytes> <prompt: 0 bytes> <prompt: 4 bytes> --model gpt-5`; got != want {
+	if got, want := commandLineWith(posixQuote, "/usr/bin/cursor-agent", args, []int{1, 2, 3}), `/usr/bin/cursor-agent -p <prompt: 9 bytes> <prompt: 0 bytes> <prompt: 4 bytes> --model gpt-5`; got != want {
+		t.Errorf("commandLine = %s, want %s", got, want)
+	}
+	// On Windows: its quoting, the path's backslashes as they are.
+	winArgs := []string{"-p", `fix C:\src\a b\`, `say "hi"`, "--workspace", `D:\work`}
+	if got, want := commandLineWith(agent.WindowsArg, `C:\Users\Ada Lovelace\AppData\Local\cursor-agent\cursor-agent.cmd`, winArgs, nil),
+		`"C:\Users\Ada Lovelace\AppData\Local\cursor-agent\cursor-agent.cmd" -p "fix C:\src\a b\\" "say \"hi\"" --workspace D:\work`; got != want {
+		t.Errorf("commandLine = %s, want %s", got, want)
+	}
+	if got, want := commandLineWith(agent.WindowsArg, `C:\tools\cursor-agent.exe`, winArgs, []int{1, 2}), `C:\tools\cursor-agent.exe -p <prompt: 15 bytes> <prompt: 8 bytes> --workspace D:\work`; got != want {
 		t.Errorf("commandLine = %s, want %s", got, want)
 	}
 }

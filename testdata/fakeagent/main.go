@@ -128,12 +128,8 @@ func main() {
 			time.Sleep(time.Hour) // until a signal ends it (the signal goroutine, or the signal's default)
 		}
 	}
-	switch os.Getenv("FAKEAGENT_KILL") {
-	case "KILL":
-		syscall.Kill(os.Getpid(), syscall.SIGKILL)
-	case "SEGV":
-		signal.Reset(syscall.SIGSEGV)
-		syscall.Kill(os.Getpid(), syscall.SIGSEGV)
+	if how := os.Getenv("FAKEAGENT_KILL"); how != "" {
+		killSelf(how)
 	}
 	code, _ := strconv.Atoi(os.Getenv("FAKEAGENT_EXIT"))
 	os.Exit(code)

@@ -1,0 +1,6 @@
+//go:build unix
+
+package wrap
+
+// hostQuote: sh's reading.
+var hostQuote = posixQuote
