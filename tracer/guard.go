@@ -30,11 +30,15 @@ const maxInFlight = 4
 //     nothing and one that is down is not asked for every batch.
 //   - Once Shutdown has begun, the flush deadline bounds every export: the
 //     processor's last drain runs on a context without one.
+//   - What it cannot export (held past its limit, cut off at the flush
+//     deadline, still held at the end) goes to keep, when there is one, to
+//     be delivered by a later run.
 type guard struct {
 	next      sdktrace.SpanExporter
 	now       func() time.Time
-	batchSize int // the most spans one export may carry
-	holdLimit int // the most spans held for a retry
+	batchSize int                           // the most spans one export may carry
+	holdLimit int                           // the most spans held for a retry
+	keep      func([]sdktrace.ReadOnlySpan) // nil: what is not exported is lost
 
 	slots    chan struct{} // one per export in flight
 	inFlight sync.WaitGroup
@@ -65,8 +69,9 @@ func (g *guard) ExportSpans(_ context.Context, spans []sdktrace.ReadOnlySpan) er
 	g.mu.Lock()
 	inRun := g.shutdownAt.IsZero()
 	if g.now().Before(g.downUntil) {
-		g.hold(batch, inRun)
+		over := g.hold(batch, inRun)
 		g.mu.Unlock()
+		g.keepSpans(over)
 		return nil
 	}
 	if len(g.held) > 0 {
@@ -76,7 +81,8 @@ func (g *guard) ExportSpans(_ context.Context, spans []sdktrace.ReadOnlySpan) er
 	select {
 	case g.slots <- struct{}{}:
 	case <-g.ctx.Done():
-		return nil // past the flush deadline: lost, and counted so
+		g.keepSpans(batch) // past the flush deadline: never sent
+		return nil
 	}
 	g.inFlight.Add(1)
 	go func() {
@@ -97,8 +103,11 @@ func (g *guard) send(spans []sdktrace.ReadOnlySpan, inRun bool) {
 		if err != nil && g.ctx.Err() != nil {
 			// Cut off at the flush deadline: not the collector's error, and
 			// the collector may have the batch; the rest was never sent.
+			// Both are kept: a collector that does not answer has, as a
+			// rule, not taken them.
 			g.unconfirmed += n
 			g.mu.Unlock()
+			g.keepSpans(spans)
 			return
 		}
 		if err != nil {
@@ -107,8 +116,9 @@ func (g *guard) send(spans []sdktrace.ReadOnlySpan, inRun bool) {
 			}
 			g.backOff = min(max(minBackOff, 2*g.backOff), maxBackOff)
 			g.downUntil = g.now().Add(g.backOff)
-			g.hold(spans, inRun)
+			over := g.hold(spans, inRun)
 			g.mu.Unlock()
+			g.keepSpans(over)
 			return
 		}
 		g.exported += n
@@ -125,12 +135,31 @@ func (g *guard) export(spans []sdktrace.ReadOnlySpan) error {
 	return g.next.ExportSpans(g.ctx, spans)
 }
 
-// hold keeps spans for a retry, as many as holdLimit allows; the rest are
-// given up, and Report counts them as lost. g.mu is held.
-func (g *guard) hold(spans []sdktrace.ReadOnlySpan, inRun bool) {
+// hold keeps spans for a retry, as many as holdLimit allows, and returns
+// the rest, for keepSpans. g.mu is held.
+func (g *guard) hold(spans []sdktrace.ReadOnlySpan, inRun bool) (over []sdktrace.ReadOnlySpan) {
 	g.heldInRun = g.heldInRun || inRun
 	room := max(0, g.holdLimit-len(g.held))
-	g.held = append(g.held, spans[:min(room, len(spans))]...)
+	n := min(room, len(spans))
+	g.held = append(g.held, spans[:n]...)
+	return spans[n:]
+}
+
+// keepSpans hands spans that will not be exported now to keep; without
+// one they are lost, and Report counts them so.
+func (g *guard) keepSpans(spans []sdktrace.ReadOnlySpan) {
+	if len(spans) > 0 && g.keep != nil {
+		g.keep(spans)
+	}
+}
+
+// keepHeld hands what is still held to keep, at the end.
+func (g *guard) keepHeld() {
+	g.mu.Lock()
+	held := g.held
+	g.held = nil
+	g.mu.Unlock()
+	g.keepSpans(held)
 }
 
 // Shutdown waits for the exports under way, then, if spans handed over
@@ -147,6 +176,7 @@ func (g *guard) Shutdown(ctx context.Context) error {
 		// cancels must read as cut off at the deadline, not as the
 		// collector's error. The timer that does so may not have fired yet.
 		g.cancel()
+		g.keepHeld()
 		return g.next.Shutdown(ctx)
 	}
 	g.mu.Lock()
@@ -158,6 +188,7 @@ func (g *guard) Shutdown(ctx context.Context) error {
 	if retry != nil {
 		g.send(retry, false)
 	}
+	g.keepHeld()
 	return g.next.Shutdown(ctx)
 }
 

@@ -45,6 +45,7 @@ func (r Report) spanWarning() string {
 	default:
 		count = fmt.Sprintf("%d of %d spans not exported", r.Lost(), r.Spans)
 	}
+	count += r.keptNote()
 	switch {
 	case !r.UserEndpoint && r.Err != nil:
 		return fmt.Sprintf("cursor-otel: no collector reached at %s (%s); %s. Start Jaeger with: docker compose up -d", r.Endpoint, Reason(r.Err), count)
@@ -54,6 +55,28 @@ func (r Report) spanWarning() string {
 		return fmt.Sprintf("cursor-otel: export to %s failed: %s; %s", r.Endpoint, Reason(r.Err), count)
 	}
 	return fmt.Sprintf("cursor-otel: export to %s: %s", r.Endpoint, count)
+}
+
+// keptNote says what the spool kept of the spans not exported, and where
+// they wait: "" when there is no spool.
+func (r Report) keptNote() string {
+	var note string
+	switch {
+	case r.SpoolDir == "":
+		return ""
+	case r.Kept.Spans > 0:
+		note = fmt.Sprintf(", kept in %s for the next run (or cursor-otel flush)", r.SpoolDir)
+		if r.Kept.Spans < r.Lost() {
+			note = fmt.Sprintf(", %d of them kept in %s for the next run (or cursor-otel flush)", r.Kept.Spans, r.SpoolDir)
+		}
+	}
+	if r.Kept.Dropped > 0 {
+		note += fmt.Sprintf(", %d older sessions dropped to keep the spool within its bound", r.Kept.Dropped)
+	}
+	if r.KeepErr != nil {
+		note += fmt.Sprintf(", not kept: %v", r.KeepErr)
+	}
+	return note
 }
 
 // causes are what an export error says, as found in its text, and what to
@@ -91,12 +114,15 @@ func Reason(err error) string {
 	if errors.Is(err, ErrFlushTimeout) {
 		return "flush timed out"
 	}
+	// The innermost status: the outer ones wrap its text in their own.
 	code := ""
 	for e := err; e != nil; e = errors.Unwrap(e) {
 		if st, ok := status.FromError(e); ok && st.Code() != codes.OK && st.Code() != codes.Unknown {
 			code, msg = st.Code().String(), st.Message()
-			break
 		}
+	}
+	if _, desc, ok := strings.Cut(msg, "rpc error: code = "+code+" desc = "); ok {
+		msg = desc // a status wrapped in another's text
 	}
 	msg = strings.Trim(strings.Join(strings.Fields(msg), " "), `"`)
 	if r := []rune(msg); len(r) > 160 {

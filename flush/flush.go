@@ -1,0 +1,123 @@
+// Package flush is cursor-otel's flush command: it delivers the sessions
+// earlier runs kept because the collector did not take them, now (and
+// says what went), or in the background for another run (and says it in
+// a file).
+package flush
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/cursor-otel/cursor-otel/internal/oneline"
+	"github.com/cursor-otel/cursor-otel/settings"
+	"github.com/cursor-otel/cursor-otel/spool"
+	"github.com/cursor-otel/cursor-otel/tracer"
+)
+
+// Config is one flush.
+type Config struct {
+	Settings settings.Settings
+	Getenv   func(string) string
+	Environ  []string
+	Stdout   io.Writer
+	Stderr   io.Writer
+	// Background: started by another run, it prints nothing and writes
+	// what became of the delivery to last-delivery.txt in the spool. (Its
+	// context bounds it, by BackgroundTimeout.)
+	Background bool
+}
+
+// BackgroundTimeout bounds a delivery started by another run.
+const BackgroundTimeout = time.Minute
+
+// StatusFile is where a background delivery says what it did.
+const StatusFile = "last-delivery.txt"
+
+// Run delivers and returns the exit status: 0 when nothing is left
+// kept (or another process is delivering), 1 when some could not go.
+func Run(ctx context.Context, c Config) int {
+	s := c.Settings
+	if s.Spool == "" {
+		return c.done(0, "the spool is off (CURSOR_OTEL_SPOOL=off): nothing is kept")
+	}
+	dir := spool.Open(s.Spool, s.SpoolMax)
+	if !dir.Pending() {
+		if c.Background {
+			return 0
+		}
+		return c.done(0, "nothing kept in "+s.Spool)
+	}
+	redactor := s.Redactor(c.Environ)
+	d, err := tracer.NewDelivery(ctx, s.Tracing(c.Getenv, redactor))
+	if err != nil {
+		return c.done(1, redactor.Redact(fmt.Sprintf("cannot deliver the sessions kept in %s: %v", s.Spool, err)))
+	}
+	r, err := dir.Deliver(ctx, d.Export())
+	shutdown, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	_ = d.Shutdown(shutdown)
+	switch {
+	case errors.Is(err, spool.ErrBusy):
+		return c.done(0, "another cursor-otel is delivering the sessions kept in "+s.Spool)
+	case err != nil:
+		return c.done(1, redactor.Redact(err.Error()))
+	}
+	status := 0
+	if r.Err != nil {
+		status = 1
+	}
+	return c.done(status, redactor.Redact(Say(r, d.Endpoint, s.Spool)))
+}
+
+// Say is what a delivery did, in one line.
+func Say(r spool.Delivery, endpoint, dir string) string {
+	var parts []string
+	if r.Sessions > 0 || r.Err == nil && r.Rejected == 0 && r.Damaged == 0 {
+		parts = append(parts, fmt.Sprintf("delivered %s (%s) to %s", count(r.Sessions, "session"), count(r.Spans, "span"), endpoint))
+	}
+	if r.Err != nil {
+		parts = append(parts, fmt.Sprintf("collector at %s: %s; %s still kept in %s", endpoint, tracer.Reason(r.Err), count(r.Left, "session"), dir))
+	}
+	if r.Rejected > 0 {
+		parts = append(parts, fmt.Sprintf("%s refused by the collector as malformed (%s), dropped", count(r.Rejected, "session"), tracer.Reason(r.RejectedErr)))
+	}
+	if r.Damaged > 0 {
+		parts = append(parts, fmt.Sprintf("%s damaged (cut short or overwritten), dropped", count(r.Damaged, "kept file")))
+	}
+	if r.Dropped > 0 {
+		parts = append(parts, fmt.Sprintf("%s dropped earlier, oldest first, to keep the spool within CURSOR_OTEL_SPOOL_MAX", count(r.Dropped, "session")))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func count(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// done says what happened: on stdout (or stderr, for a failure) in the
+// foreground, in StatusFile in the background.
+func (c Config) done(status int, msg string) int {
+	line := oneline.Join("cursor-otel: " + msg)
+	if c.Background {
+		if c.Settings.Spool != "" {
+			_ = os.WriteFile(filepath.Join(c.Settings.Spool, StatusFile),
+				[]byte(time.Now().UTC().Format(time.RFC3339)+" "+line+"\n"), 0o600)
+		}
+		return 0
+	}
+	w := c.Stdout
+	if status != 0 {
+		w = c.Stderr
+	}
+	fmt.Fprintln(w, line)
+	return status
+}

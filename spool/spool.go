@@ -1,0 +1,415 @@
+// Package spool keeps on disk the spans a collector did not take, and
+// hands them back, oldest first, to be delivered later: exactly once, by
+// one deliverer at a time. It knows spans, not cursor-agent: what it keeps
+// is what would have been exported (already redacted), in OTLP's own form.
+package spool
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/trace"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/cursor-otel/cursor-otel/internal/filelock"
+)
+
+// DefaultMax is the most the spool holds, in bytes.
+const DefaultMax = 64 << 20
+
+// A session is kept as parts of at most so many spans and bytes: each part
+// is one export, accepted or not as a whole.
+const (
+	partSpans = 512
+	partBytes = 3 << 20
+)
+
+// File names: parts end in .otlp, named so that sorting them is oldest
+// first; the deliverers' lock and the count of sessions dropped to keep
+// the bound sit beside them.
+const (
+	partSuffix  = ".otlp"
+	lockFile    = "deliver.lock"
+	droppedFile = "dropped"
+)
+
+// ErrBusy says another process is delivering now.
+var ErrBusy = errors.New("another cursor-otel is delivering the kept sessions")
+
+// Dir is a spool directory.
+type Dir struct {
+	Path string
+	Max  int64 // bytes; DefaultMax when zero
+	now  func() time.Time
+}
+
+// Open is the spool in path, holding at most max bytes (DefaultMax when
+// max <= 0).
+func Open(path string, max int64) *Dir {
+	if max <= 0 {
+		max = DefaultMax
+	}
+	return &Dir{Path: path, Max: max, now: time.Now}
+}
+
+// Kept says what Keep did.
+type Kept struct {
+	Sessions, Spans int
+	// Dropped is how many older sessions were dropped to keep the bound.
+	Dropped int
+}
+
+// Keep writes spans to the spool, a session (trace) at a time, each part
+// whole or not at all; files are the user's alone (0600 in a 0700
+// directory): with content capture they hold prompts.
+func (d *Dir) Keep(spans []sdktrace.ReadOnlySpan) (Kept, error) {
+	var k Kept
+	if len(spans) == 0 {
+		return k, nil
+	}
+	if err := os.MkdirAll(d.Path, 0o700); err != nil {
+		return k, fmt.Errorf("spool: %w", err)
+	}
+	_ = os.Chmod(d.Path, 0o700) // made earlier with a wider mode, or by the user
+	byTrace := map[trace.TraceID][]sdktrace.ReadOnlySpan{}
+	var order []trace.TraceID
+	for _, s := range spans {
+		id := s.SpanContext().TraceID()
+		if _, ok := byTrace[id]; !ok {
+			order = append(order, id)
+		}
+		byTrace[id] = append(byTrace[id], s)
+	}
+	stamp := d.now().UnixNano()
+	for _, id := range order {
+		for i, part := range parts(byTrace[id]) {
+			name := fmt.Sprintf("%020d-%s-%d-%03d%s", stamp, id, os.Getpid(), i, partSuffix)
+			if err := d.write(name, part); err != nil {
+				return k, err
+			}
+			k.Spans += len(part)
+		}
+		k.Sessions++
+	}
+	k.Dropped = d.evict()
+	return k, nil
+}
+
+// parts cuts one session's spans into exports of at most partSpans spans
+// and about partBytes.
+func parts(spans []sdktrace.ReadOnlySpan) [][]sdktrace.ReadOnlySpan {
+	var out [][]sdktrace.ReadOnlySpan
+	start, size := 0, 0
+	for i, s := range spans {
+		n := proto.Size(spanToOTLP(s))
+		if i > start && (i-start >= partSpans || size+n > partBytes) {
+			out = append(out, spans[start:i])
+			start, size = i, 0
+		}
+		size += n
+	}
+	return append(out, spans[start:])
+}
+
+// write writes one part under a temporary name and renames it into place,
+// so that a reader sees it whole or not at all.
+func (d *Dir) write(name string, spans []sdktrace.ReadOnlySpan) error {
+	b, err := encode(toOTLP(spans))
+	if err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(d.Path, ".part-*")
+	if err != nil {
+		return fmt.Errorf("spool: %w", err)
+	}
+	// No fsync: a part cut short by a crash fails its checksum and is
+	// dropped, saying so; one sync a part would slow a replay to the disk's pace.
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), filepath.Join(d.Path, name))
+	}
+	if err != nil {
+		_ = os.Remove(f.Name())
+		return fmt.Errorf("spool: %w", err)
+	}
+	return nil
+}
+
+// part is a part file as listed.
+type part struct {
+	name  string
+	trace string // the session's trace ID, from the name
+	size  int64
+}
+
+// list is the parts, oldest first.
+func (d *Dir) list() ([]part, error) {
+	entries, err := os.ReadDir(d.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("spool: %w", err)
+	}
+	var out []part
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasSuffix(name, partSuffix) || strings.HasPrefix(name, ".") {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			continue // taken by a deliverer meanwhile
+		}
+		p := part{name: name, size: info.Size()}
+		if fields := strings.Split(name, "-"); len(fields) >= 2 {
+			p.trace = fields[1]
+		}
+		out = append(out, p)
+	}
+	slices.SortFunc(out, func(a, b part) int { return cmp.Compare(a.name, b.name) })
+	return out, nil
+}
+
+// Pending says whether anything is kept: a look at the directory, cheap
+// enough for every run's start.
+func (d *Dir) Pending() bool {
+	f, err := os.Open(d.Path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	for {
+		names, err := f.Readdirnames(64)
+		for _, n := range names {
+			if strings.HasSuffix(n, partSuffix) && !strings.HasPrefix(n, ".") {
+				return true
+			}
+		}
+		if err != nil {
+			return false
+		}
+	}
+}
+
+// evict drops the oldest sessions, whole, until the spool is within its
+// bound, and counts them for the next delivery to say. A writer runs it
+// whether or not a deliverer is at work: waiting for one would hold up
+// the run, and a part dropped while being sent is at worst both sent and
+// counted dropped, never sent twice.
+func (d *Dir) evict() int {
+	parts, err := d.list()
+	if err != nil {
+		return 0
+	}
+	var total int64
+	for _, p := range parts {
+		total += p.size
+	}
+	dropped := 0
+	for len(parts) > 0 && total > d.Max {
+		oldest := parts[0].trace
+		dropped++
+		parts = slices.DeleteFunc(parts, func(p part) bool {
+			if p.trace != oldest {
+				return false
+			}
+			if os.Remove(filepath.Join(d.Path, p.name)) == nil {
+				total -= p.size
+			}
+			return true
+		})
+	}
+	if dropped > 0 {
+		d.addDropped(dropped)
+	}
+	return dropped
+}
+
+func (d *Dir) addDropped(n int) {
+	path := filepath.Join(d.Path, droppedFile)
+	b, _ := os.ReadFile(path)
+	was, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	_ = os.WriteFile(path, []byte(strconv.Itoa(was+n)+"\n"), 0o600)
+}
+
+// takeDropped is the count of sessions dropped since the last delivery,
+// reset.
+func (d *Dir) takeDropped() int {
+	path := filepath.Join(d.Path, droppedFile)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	_ = os.Remove(path)
+	n, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	return n
+}
+
+// staleAfter is how old a part being written must be to be taken for
+// one a crash left half written.
+const staleAfter = time.Hour
+
+// removeStale removes parts a writer that died mid-write left under their
+// temporary names.
+func (d *Dir) removeStale() {
+	entries, _ := os.ReadDir(d.Path)
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), ".part-") {
+			continue
+		}
+		if info, err := e.Info(); err == nil && d.now().Sub(info.ModTime()) > staleAfter {
+			_ = os.Remove(filepath.Join(d.Path, e.Name()))
+		}
+	}
+}
+
+// Delivery says what Deliver did.
+type Delivery struct {
+	Sessions, Spans int // delivered
+	// Left is how many sessions are still kept: the collector did not
+	// take them (Err says why).
+	Left int
+	// Rejected sessions the collector refused as malformed, dropped: a
+	// retry would be refused again. RejectedErr is the first refusal.
+	Rejected    int
+	RejectedErr error
+	// Damaged part files that could not be read back, dropped.
+	Damaged int
+	// Dropped sessions, oldest first, to keep the spool within its bound
+	// since the last delivery.
+	Dropped int
+	Err     error // why delivery stopped short; nil when all went
+}
+
+// Export sends spans; Permanent says an error is the collector's refusal
+// of the data itself (not worth a retry).
+type Export struct {
+	Send      func(context.Context, []sdktrace.ReadOnlySpan) error
+	Permanent func(error) bool
+}
+
+// Deliver sends what is kept, oldest first, a part at a time: a part is
+// removed once the collector took it, or refused it as malformed. It
+// stops at the first failure that a later try may get past, leaving the
+// rest. One deliverer at a time: another at work makes this one return
+// ErrBusy at once; a deliverer killed mid-send leaves its part to be sent
+// again, whole.
+func (d *Dir) Deliver(ctx context.Context, exp Export) (Delivery, error) {
+	var r Delivery
+	if err := os.MkdirAll(d.Path, 0o700); err != nil {
+		return r, fmt.Errorf("spool: %w", err)
+	}
+	unlock, err := filelock.Lock(filepath.Join(d.Path, lockFile), false)
+	if errors.Is(err, filelock.ErrLocked) {
+		return r, ErrBusy
+	}
+	if err != nil {
+		return r, fmt.Errorf("spool: %w", err)
+	}
+	defer unlock()
+	d.removeStale()
+	d.evict()
+	r.Dropped = d.takeDropped()
+	parts, err := d.list()
+	if err != nil {
+		return r, err
+	}
+	delivered, rejected, left := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	for _, p := range parts {
+		if r.Err != nil || ctx.Err() != nil {
+			left[p.trace] = true
+			continue
+		}
+		path := filepath.Join(d.Path, p.name)
+		spans, err := read(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // dropped to keep the bound meanwhile
+		}
+		if err != nil {
+			r.Damaged++
+			_ = os.Remove(path)
+			continue
+		}
+		switch err := exp.Send(ctx, spans); {
+		case err == nil:
+			delivered[p.trace] = true
+			r.Spans += len(spans)
+			_ = os.Remove(path)
+		case exp.Permanent != nil && exp.Permanent(err):
+			rejected[p.trace] = true
+			if r.RejectedErr == nil {
+				r.RejectedErr = err
+			}
+			_ = os.Remove(path)
+		default:
+			r.Err = err
+			left[p.trace] = true
+		}
+	}
+	if r.Err == nil && ctx.Err() != nil && len(left) > 0 {
+		r.Err = ctx.Err()
+	}
+	for id := range rejected {
+		delete(delivered, id)
+	}
+	for id := range left {
+		delete(delivered, id) // in part: it is not delivered until whole
+	}
+	r.Sessions, r.Rejected, r.Left = len(delivered), len(rejected), len(left)
+	return r, nil
+}
+
+func read(path string) ([]sdktrace.ReadOnlySpan, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	td, err := decode(b)
+	if err != nil {
+		return nil, err
+	}
+	return fromOTLP(td)
+}
+
+// Stats is what the spool holds.
+type Stats struct {
+	Sessions, Spans int
+	Bytes           int64
+	Damaged         int // files that cannot be read back
+}
+
+// Stat reads every kept part: how many sessions and spans wait.
+func (d *Dir) Stat() (Stats, error) {
+	var st Stats
+	parts, err := d.list()
+	if err != nil {
+		return st, err
+	}
+	sessions := map[string]bool{}
+	for _, p := range parts {
+		spans, err := read(filepath.Join(d.Path, p.name))
+		if err != nil {
+			st.Damaged++
+			continue
+		}
+		sessions[p.trace] = true
+		st.Spans += len(spans)
+		st.Bytes += p.size
+	}
+	st.Sessions = len(sessions)
+	return st, nil
+}
