@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -118,11 +119,13 @@ func TestHooksMakeOneTrace(t *testing.T) {
 }
 
 // With the collector down, hooks answer as fast: the spans wait in the
-// spool, and go when a later hook finds the collector there.
+// spool, and go when a later hook finds the collector there, each once.
 func TestHooksWithTheCollectorDown(t *testing.T) {
 	down := otlptest.Down(t)
 	state := t.TempDir()
-	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + down, "CURSOR_OTEL_STATE_DIR=" + state, "OTEL_METRICS_EXPORTER=none"}
+	spoolDir := filepath.Join(state, "kept")
+	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + down, "CURSOR_OTEL_STATE_DIR=" + state, "OTEL_METRICS_EXPORTER=none", "CURSOR_OTEL_SPOOL=" + spoolDir}
+	t.Cleanup(func() { waitForDeliverers(t, spoolDir) })
 	events := hookEvents(t)
 	took := runHooks(t, env, events[:9]) // the first generation
 	p := dist(took)
@@ -138,8 +141,11 @@ func TestHooksWithTheCollectorDown(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if b, _ := os.ReadFile(filepath.Join(state, "spool.ndjson")); strings.Count(string(b), "\n") != 3 {
-		t.Errorf("spool holds %d records, want the 3 finished spans (2 tools, a chat)", strings.Count(string(b), "\n"))
+	for deadline := time.Now().Add(10 * time.Second); keptSpans(t, spoolDir) < 3 && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond) // polling the spool: the flushers run on their own
+	}
+	if n := keptSpans(t, spoolDir); n != 3 {
+		t.Errorf("spool holds %d spans, want the 3 finished (2 tools, a chat)", n)
 	}
 
 	recv, err := otlptest.ListenGRPC(strings.TrimPrefix(down, "http://"), nil)
@@ -152,6 +158,7 @@ func TestHooksWithTheCollectorDown(t *testing.T) {
 	if len(spans) != 6 {
 		t.Errorf("%d spans once the collector was back, want 6: %v", len(spans), spanNames(spans))
 	}
+	noSpanTwice(t, spans)
 }
 
 // A run wrap mode traces from its stream is traced once: its hooks add
@@ -195,6 +202,222 @@ func TestHooksInstallCommand(t *testing.T) {
 	}
 }
 
+// Payloads as newer Cursors send them, some behind a UTF-8 byte-order
+// mark, one hook process each, into a real receiver: each failure_type
+// and each sessionEnd reason recorded, and answered neutrally.
+func TestHookPayloadsOfNewerCursors(t *testing.T) {
+	const bom = "\ufeff"
+	common := `"model":"claude-4.6-sonnet","cursor_version":"2.6.3","workspace_roots":["/home/dev/app"]`
+	event := func(conversation, rest string) string {
+		return `{"conversation_id":"` + conversation + `",` + common + `,` + rest + `}`
+	}
+	tool := func(name, id, input string) string {
+		return `"generation_id":"gen-1","tool_name":"` + name + `","tool_input":` + input + `,"tool_use_id":"` + id + `"`
+	}
+	events := []string{
+		bom + event("conv-fail", `"hook_event_name":"sessionStart","generation_id":"","session_id":"conv-fail"`),
+		bom + event("conv-fail", `"hook_event_name":"beforeSubmitPrompt","generation_id":"gen-1","prompt":"deploy it"`),
+		bom + event("conv-fail", `"hook_event_name":"preToolUse",`+tool("Shell", "toolu_t", `{"command":"./deploy.sh"}`)),
+		event("conv-fail", `"hook_event_name":"postToolUseFailure",`+tool("Shell", "toolu_t", `{"command":"./deploy.sh"}`)+
+			`,"error_message":"Command timed out after 30000ms","failure_type":"timeout","duration":30000`),
+		event("conv-fail", `"hook_event_name":"preToolUse",`+tool("Read", "toolu_e", `{"file_path":"deploy.yaml"}`)),
+		bom + event("conv-fail", `"hook_event_name":"postToolUseFailure",`+tool("Read", "toolu_e", `{"file_path":"deploy.yaml"}`)+
+			`,"error_message":"File not found: deploy.yaml","failure_type":"error","duration":12`),
+		event("conv-fail", `"hook_event_name":"preToolUse",`+tool("Edit", "toolu_p", `{"file_path":".env"}`)),
+		bom + event("conv-fail", `"hook_event_name":"postToolUseFailure",`+tool("Edit", "toolu_p", `{"file_path":".env"}`)+
+			`,"error_message":"Editing .env is not permitted","failure_type":"permission_denied","duration":3`),
+		event("conv-fail", `"hook_event_name":"stop","generation_id":"gen-1","status":"completed","loop_count":0`),
+		bom + event("conv-fail", `"hook_event_name":"sessionEnd","generation_id":"","session_id":"conv-fail","reason":"error","duration_ms":45000`),
+	}
+	reasons := map[string]string{"conv-fail": "error"}
+	for _, reason := range []string{"completed", "aborted", "window_close", "user_close"} {
+		conv := "conv-" + reason
+		reasons[conv] = reason
+		events = append(events,
+			bom+event(conv, `"hook_event_name":"sessionStart","generation_id":"","session_id":"`+conv+`"`),
+			bom+event(conv, `"hook_event_name":"sessionEnd","generation_id":"","session_id":"`+conv+`","reason":"`+reason+`","duration_ms":1000`))
+	}
+
+	recv := otlptest.StartGRPC(t)
+	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_STATE_DIR=" + t.TempDir(), "OTEL_METRICS_EXPORTER=none"}
+	runHooks(t, env, events)
+	const want = 9 // conv-fail's session, chat and three tools; four other sessions
+	spans := waitForSpans(t, recv, want, 15*time.Second)
+	if len(spans) != want {
+		t.Fatalf("%d spans arrived, want %d: %v", len(spans), want, spanNames(spans))
+	}
+
+	for _, tt := range []struct {
+		name, outcome, errorType, status, toolError string
+	}{
+		{"execute_tool shell", "error", "timeout", "Error", "Command timed out after 30000ms"},
+		{"execute_tool read", "error", "error", "Error", "File not found: deploy.yaml"},
+		{"execute_tool edit", "rejected", "", "Unset", "Editing .env is not permitted"},
+	} {
+		i := slices.IndexFunc(spans, func(s golden.Span) bool { return s.Name == tt.name })
+		if i < 0 {
+			t.Errorf("no %s", tt.name)
+			continue
+		}
+		s := spans[i]
+		if value(s, "cursor.tool.outcome") != tt.outcome || value(s, "error.type") != tt.errorType || s.Status != tt.status || value(s, "cursor.tool.error") != tt.toolError {
+			t.Errorf("%s: outcome %q, error.type %q, status %q, cursor.tool.error %q; want %q %q %q %q", tt.name,
+				value(s, "cursor.tool.outcome"), value(s, "error.type"), s.Status, value(s, "cursor.tool.error"),
+				tt.outcome, tt.errorType, tt.status, tt.toolError)
+		}
+	}
+	sessions := 0
+	for _, s := range spans {
+		if s.Name != "invoke_agent cursor-agent" {
+			continue
+		}
+		sessions++
+		conv := value(s, "gen_ai.conversation.id")
+		reason := reasons[conv]
+		wantStatus := "Unset"
+		if reason == "error" || reason == "aborted" {
+			wantStatus = "Error"
+		}
+		if value(s, "cursor.session.end_reason") != reason || s.Status != wantStatus {
+			t.Errorf("session %s: end_reason %q, status %q %q; want %q, %s", conv, value(s, "cursor.session.end_reason"), s.Status, s.StatusMessage, reason, wantStatus)
+		}
+	}
+	if sessions != len(reasons) {
+		t.Errorf("%d sessions, want %d", sessions, len(reasons))
+	}
+}
+
+// theirHooks is a user's hooks.json: entries that run "PROGRAM hook" but
+// are not cursor-otel (a relative script, a program that is there).
+const theirHooks = `{
+    "version": 1,
+    "hooks": {
+        "stop": [ { "command": "./hooks/audit hook" } ],
+        "preToolUse": [ { "command": "/bin/sh hook", "timeout": 5 } ]
+    }
+}
+`
+
+// Built under another name, moved, or beside another build, cursor-otel
+// knows its entries by what they run: installing twice is once, and
+// uninstall gives hooks.json back byte for byte, the user's entries kept.
+func TestHooksInstallUnderAnotherName(t *testing.T) {
+	bin := t.TempDir()
+	// A build under another name: go build -o co makes these same bytes.
+	install := func(t *testing.T, name string, extra string) string {
+		b, err := os.ReadFile(binary)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(bin, t.Name(), name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, append(b, extra...), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	setup := func(t *testing.T) (env []string, path string) {
+		home := t.TempDir()
+		path = filepath.Join(home, ".cursor", "hooks.json")
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, []byte(theirHooks), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return []string{"HOME=" + home}, path
+	}
+	// runs checks each event holds exactly one cursor-otel entry, running
+	// prog, after the user's own.
+	runs := func(t *testing.T, path, prog string) {
+		t.Helper()
+		b, _ := os.ReadFile(path)
+		var f struct {
+			Hooks map[string][]struct{ Command string }
+		}
+		if err := json.Unmarshal(b, &f); err != nil {
+			t.Fatalf("hooks.json is not JSON: %v\n%s", err, b)
+		}
+		for _, event := range []string{"sessionStart", "preToolUse", "postToolUseFailure", "sessionEnd", "stop"} {
+			var ours []string
+			for _, e := range f.Hooks[event] {
+				if strings.HasSuffix(e.Command, " hook") && strings.Contains(e.Command, bin) {
+					ours = append(ours, e.Command)
+				}
+			}
+			if len(ours) != 1 || ours[0] != prog+" hook" {
+				t.Errorf("%s: cursor-otel entries %q, want one running %s", event, ours, prog)
+			}
+		}
+		if !strings.Contains(string(b), `"./hooks/audit hook"`) || !strings.Contains(string(b), `"/bin/sh hook"`) {
+			t.Errorf("the user's entries are gone:\n%s", b)
+		}
+	}
+	uninstalled := func(t *testing.T, env []string, path, prog string) {
+		t.Helper()
+		if r := runCommand(t, prog, env, nil, "hooks", "uninstall"); r.exit != 0 || !strings.Contains(r.stdout, "hook removed from "+path) {
+			t.Errorf("uninstall: exit %d, %q %q", r.exit, r.stdout, r.stderr)
+		}
+		if b, _ := os.ReadFile(path); string(b) != theirHooks {
+			t.Errorf("uninstall gave back\n%s\nwant\n%s", b, theirHooks)
+		}
+		if r := runCommand(t, prog, env, nil, "hooks", "uninstall"); !strings.Contains(r.stdout, "hook not installed in") {
+			t.Errorf("second uninstall: %q %q", r.stdout, r.stderr)
+		}
+		if b, _ := os.ReadFile(path); string(b) != theirHooks {
+			t.Errorf("a second uninstall rewrote hooks.json:\n%s", b)
+		}
+	}
+
+	t.Run("renamed, twice, then another build", func(t *testing.T) {
+		env, path := setup(t)
+		co := install(t, "co", "")
+		if r := runCommand(t, co, env, nil, "hooks", "install"); r.exit != 0 || !strings.Contains(r.stdout, "hook installed in "+path) {
+			t.Fatalf("install: exit %d, %q %q", r.exit, r.stdout, r.stderr)
+		}
+		once, _ := os.ReadFile(path)
+		if r := runCommand(t, co, env, nil, "hooks", "install"); !strings.Contains(r.stdout, "already installed") {
+			t.Errorf("second install: %q %q", r.stdout, r.stderr)
+		}
+		if twice, _ := os.ReadFile(path); string(twice) != string(once) {
+			t.Errorf("installing twice changed hooks.json:\n%s", twice)
+		}
+		runs(t, path, co)
+		// Another build (other bytes, the same program) under another name,
+		// beside the first: it replaces the first's entries.
+		next := install(t, "otel-hooks", "another build")
+		if r := runCommand(t, next, env, nil, "hooks", "install"); r.exit != 0 {
+			t.Fatalf("install of another build: exit %d, %q", r.exit, r.stderr)
+		}
+		runs(t, path, next)
+		uninstalled(t, env, path, co)
+	})
+
+	t.Run("moved", func(t *testing.T) {
+		env, path := setup(t)
+		co := install(t, "co", "")
+		if r := runCommand(t, co, env, nil, "hooks", "install"); r.exit != 0 {
+			t.Fatalf("install: exit %d, %q", r.exit, r.stderr)
+		}
+		moved := filepath.Join(filepath.Dir(co), "elsewhere", "co")
+		os.MkdirAll(filepath.Dir(moved), 0o755)
+		if err := os.Rename(co, moved); err != nil {
+			t.Fatal(err)
+		}
+		if r := runCommand(t, moved, env, nil, "hooks", "install"); r.exit != 0 || !strings.Contains(r.stdout, "hook installed in") {
+			t.Fatalf("install after the move: exit %d, %q %q", r.exit, r.stdout, r.stderr)
+		}
+		runs(t, path, moved)
+		// Moved again: uninstall finds the entries of the path it left.
+		again := filepath.Join(filepath.Dir(co), "again", "co")
+		os.MkdirAll(filepath.Dir(again), 0o755)
+		if err := os.Rename(moved, again); err != nil {
+			t.Fatal(err)
+		}
+		uninstalled(t, env, path, again)
+	})
+}
+
 type distribution struct{ median, worst time.Duration }
 
 func dist(ds []time.Duration) distribution {
@@ -204,4 +427,32 @@ func dist(ds []time.Duration) distribution {
 		return distribution{}
 	}
 	return distribution{median: s[len(s)/2], worst: s[len(s)-1]}
+}
+
+// Two generations, each ended by stop, then a sessionEnd that names the
+// last generation, as some Cursor versions send it: every span arrives
+// once.
+func TestHooksExportEachSpanOnce(t *testing.T) {
+	recv := otlptest.StartGRPC(t)
+	state := t.TempDir()
+	spoolDir := filepath.Join(state, "kept")
+	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_STATE_DIR=" + state, "OTEL_METRICS_EXPORTER=none", "CURSOR_OTEL_SPOOL=" + spoolDir}
+	t.Cleanup(func() { waitForDeliverers(t, spoolDir) })
+	events := hookEvents(t)
+	last := events[len(events)-1]
+	events[len(events)-1] = strings.Replace(last, `"generation_id":""`, `"generation_id":"gen-2"`, 1)
+	runHooks(t, env, events)
+	waitForSpans(t, recv, 6, 15*time.Second)
+	// A duplicate would come after the six: give the flushers their time.
+	waitForDeliverers(t, spoolDir)
+	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(state, "spool.ndjson")); err != nil {
+			break
+		}
+	}
+	spans := golden.FromOTLP(recv.Spans())
+	noSpanTwice(t, spans)
+	if len(spans) != 6 {
+		t.Errorf("%d spans, want 6: %v", len(spans), spanNames(spans))
+	}
 }

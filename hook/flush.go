@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/cursor-otel/cursor-otel/internal/filelock"
 	"github.com/cursor-otel/cursor-otel/settings"
 	"github.com/cursor-otel/cursor-otel/spanmap"
 	"github.com/cursor-otel/cursor-otel/tracer"
@@ -19,35 +20,38 @@ type FlushConfig struct {
 	StateDir string
 }
 
-// Flush exports what the hooks spooled, until the spool is empty, then
-// exits; another flusher already at it makes this one exit at once. When
-// the collector takes none of a batch it goes back to the spool, for the
-// next flush (records a day old are dropped). What became of the last
-// export is in last-export.txt: a hook prints nothing.
+// Flush exports what the hooks recorded, until none is left, then
+// returns; another flusher already at it makes this one return at once.
+// What the collector does not take goes to the spool every mode shares
+// (the provider keeps it), to be delivered with the rest: a record leaves
+// the hooks' file once, whatever becomes of its export, so no span is
+// exported twice. What became of the last export is in last-export.txt:
+// a hook prints nothing.
 func Flush(ctx context.Context, c FlushConfig) {
 	for {
-		unlock, err := lock(filepath.Join(c.StateDir, "flush.lock"), false)
+		unlock, err := filelock.Lock(filepath.Join(c.StateDir, "flush.lock"), false)
 		if err != nil {
-			return // another flusher is at it
+			return // another flusher is at it, or there is no state yet
 		}
-		drained := drain(ctx, c)
+		drain(ctx, c)
 		unlock()
-		// A hook may have spooled while this one was finishing, and found
-		// it still at work: look again.
-		if _, err := os.Stat(filepath.Join(c.StateDir, "spool.ndjson")); err != nil || !drained {
+		// A hook may have recorded while this one was finishing, and found
+		// it still at work: look again, collector or not, so that nothing
+		// waits here rather than in the spool.
+		if _, err := os.Stat(filepath.Join(c.StateDir, "spool.ndjson")); err != nil || ctx.Err() != nil {
 			return
 		}
 	}
 }
 
-// drain exports the spool until it is empty; false when the collector is
-// not there.
-func drain(ctx context.Context, c FlushConfig) bool {
+// drain exports the hooks' records until none is left, or the collector
+// did not take them (the spool has them then).
+func drain(ctx context.Context, c FlushConfig) {
 	s := c.Settings
 	for {
 		records, err := takeSpool(c.StateDir)
 		if err != nil || len(records) == 0 {
-			return err == nil
+			return
 		}
 		cfg := s.Tracing(c.Getenv, s.Redactor(c.Environ))
 		prov, err := tracer.New(ctx, cfg)
@@ -63,20 +67,8 @@ func drain(ctx context.Context, c FlushConfig) bool {
 			status = w
 		}
 		_ = os.WriteFile(filepath.Join(c.StateDir, "last-export.txt"), []byte(status+"\n"), 0o600)
-		if report.Spans > 0 && report.Exported == 0 && report.Err != nil {
-			var keep []spanmap.SpanRecord
-			for _, r := range records {
-				if time.Since(r.End) < maxRecords {
-					keep = append(keep, r)
-				}
-			}
-			if len(keep) > 0 {
-				if unlockState, err := lock(filepath.Join(c.StateDir, "state.lock"), true); err == nil {
-					_ = appendSpool(c.StateDir, keep)
-					unlockState()
-				}
-			}
-			return false // the collector is not there: the next hook tries again
+		if report.Lost() > 0 {
+			return // the collector is not there: the spool has the records
 		}
 	}
 }

@@ -9,11 +9,13 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/valyala/fastjson"
 
+	"github.com/cursor-otel/cursor-otel/internal/statedir"
 	"github.com/cursor-otel/cursor-otel/parse"
 	"github.com/cursor-otel/cursor-otel/settings"
 	"github.com/cursor-otel/cursor-otel/spanmap"
@@ -36,6 +38,7 @@ type Config struct {
 	Stdout   io.Writer
 	StateDir string           // where conversations and the spool live
 	Flusher  func(dir string) // starts the background flush; nil starts none
+	Kept     func() bool      // says whether earlier runs kept sessions to deliver
 	Now      func() time.Time
 }
 
@@ -44,6 +47,7 @@ type Config struct {
 // 0: a hook's failure shows in the user's transcript.
 func Run(c Config) int {
 	data, _ := io.ReadAll(io.LimitReader(c.Stdin, maxEvent))
+	data = parse.TrimBOM(data) // some Cursor versions put one before the payload
 	_, _ = io.WriteString(c.Stdout, answer(data))
 	if c.Problems != nil || lookup(c.Environ, StreamTraced) != "" {
 		return 0
@@ -63,7 +67,7 @@ func Run(c Config) int {
 	s := c.Settings
 	hooks := spanmap.NewHooks(s.Recording(s.Redactor(c.Environ)))
 	spooled, err := record(dir, hooks, ev, now())
-	if err == nil && spooled && c.Flusher != nil {
+	if c.Flusher != nil && (err == nil && spooled || c.Kept != nil && c.Kept()) {
 		c.Flusher(dir)
 	}
 	return 0
@@ -91,15 +95,16 @@ func lookup(environ []string, name string) string {
 	return ""
 }
 
-// DefaultStateDir is CURSOR_OTEL_STATE_DIR, else cursor-otel/hooks in the
-// user's cache directory (~/.cache on Linux, ~/Library/Caches on macOS).
+// DefaultStateDir is CURSOR_OTEL_STATE_DIR, else hooks/ in cursor-otel's
+// state directory (see statedir: $XDG_STATE_HOME/cursor-otel, else
+// ~/.local/state/cursor-otel; %LOCALAPPDATA%\cursor-otel on Windows).
 func DefaultStateDir(environ []string) string {
 	if d := lookup(environ, "CURSOR_OTEL_STATE_DIR"); d != "" {
 		return d
 	}
-	base, err := os.UserCacheDir()
-	if err != nil {
-		base = os.TempDir()
+	base := statedir.Dir(func(name string) string { return lookup(environ, name) })
+	if base == "" {
+		base = filepath.Join(os.TempDir(), "cursor-otel")
 	}
-	return base + string(os.PathSeparator) + "cursor-otel" + string(os.PathSeparator) + "hooks"
+	return filepath.Join(base, "hooks")
 }

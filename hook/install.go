@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 )
 
 // Events are the hooks cursor-otel installs: the session's bounds, each
@@ -25,21 +24,6 @@ var Events = []string{
 // backupSuffix names the copy of hooks.json kept before cursor-otel first
 // changed it.
 const backupSuffix = ".cursor-otel-backup"
-
-// Command is the hooks.json command that runs this cursor-otel's hook.
-func Command(self string) string {
-	if strings.ContainsAny(self, " \t'\"") {
-		return fmt.Sprintf("%q hook", self)
-	}
-	return self + " hook"
-}
-
-// isOurs says a hooks.json command runs a cursor-otel hook, whichever
-// cursor-otel it names.
-func isOurs(command string) bool {
-	fields := strings.Fields(strings.ReplaceAll(command, `"`, " "))
-	return len(fields) >= 2 && fields[len(fields)-1] == "hook" && filepath.Base(fields[len(fields)-2]) == "cursor-otel"
-}
 
 // hooksFile is hooks.json: its version, its hooks by event (each entry
 // kept as written), and whatever else it holds.
@@ -90,20 +74,17 @@ func (f hooksFile) marshal() []byte {
 
 // Install adds cursor-otel's hook to each of Events in the hooks.json at
 // path, beside what is there; run again it changes nothing (an entry of
-// another cursor-otel is replaced). The file as it was before is kept
-// beside it, for Uninstall.
-func Install(path, self string) (changed bool, err error) {
+// another cursor-otel, or of this one under another name or path, is
+// replaced: see Program.owns). The file as it was before is kept beside
+// it, for Uninstall.
+func Install(path string, self Program) (changed bool, err error) {
 	f, before, err := readHooks(path)
 	if err != nil {
 		return false, err
 	}
-	command, _ := json.Marshal(Command(self))
+	command, _ := json.Marshal(self.Command())
 	for _, event := range Events {
-		entries := slices.DeleteFunc(f.Hooks[event], func(e map[string]json.RawMessage) bool {
-			var c string
-			_ = json.Unmarshal(e["command"], &c)
-			return isOurs(c)
-		})
+		entries := slices.DeleteFunc(f.Hooks[event], self.ownsEntry)
 		f.Hooks[event] = append(entries, map[string]json.RawMessage{"command": command})
 	}
 	after := f.marshal()
@@ -128,19 +109,18 @@ func Install(path, self string) (changed bool, err error) {
 }
 
 // Uninstall removes exactly cursor-otel's entries from the hooks.json at
-// path. When nothing else in it changed since Install, the file is given
-// back byte for byte as it was (or removed, if there was none).
-func Uninstall(path string) (changed bool, err error) {
+// path, whichever cursor-otel wrote them (see Program.owns). When nothing
+// else in it changed since Install, the file is given back byte for byte
+// as it was (or removed, if there was none).
+func Uninstall(path string, self Program) (changed bool, err error) {
 	f, before, err := readHooks(path)
 	if err != nil || before == nil {
 		return false, err
 	}
+	removed := 0
 	for event, entries := range f.Hooks {
-		kept := slices.DeleteFunc(slices.Clone(entries), func(e map[string]json.RawMessage) bool {
-			var c string
-			_ = json.Unmarshal(e["command"], &c)
-			return isOurs(c)
-		})
+		kept := slices.DeleteFunc(slices.Clone(entries), self.ownsEntry)
+		removed += len(entries) - len(kept)
 		if len(kept) == 0 {
 			delete(f.Hooks, event)
 		} else {
@@ -148,6 +128,13 @@ func Uninstall(path string) (changed bool, err error) {
 		}
 	}
 	backup := path + backupSuffix
+	if removed == 0 {
+		// Nothing of cursor-otel's is there: the file is the user's as it
+		// stands, left as it is (not rewritten in another layout), and a
+		// backup of it is stale.
+		_ = os.Remove(backup)
+		return false, nil
+	}
 	if original, err := os.ReadFile(backup); err == nil {
 		if sameJSON(original, f) {
 			_ = os.Remove(backup)
@@ -163,6 +150,12 @@ func Uninstall(path string) (changed bool, err error) {
 		return false, nil
 	}
 	return true, writeAtomic(path, after)
+}
+
+// ownsEntry says a hooks.json entry is cursor-otel's: its command is.
+func (p Program) ownsEntry(e map[string]json.RawMessage) bool {
+	var c string
+	return json.Unmarshal(e["command"], &c) == nil && p.owns(c)
 }
 
 // sameJSON says the original file holds what f does, as JSON.

@@ -32,7 +32,7 @@ func TestInstallRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		changed, err := Install(path, "/opt/cursor otel/cursor-otel")
+		changed, err := Install(path, Program{Path: "/opt/cursor otel/cursor-otel"})
 		if err != nil || !changed {
 			t.Fatalf("Install: %v, changed %v", err, changed)
 		}
@@ -54,13 +54,13 @@ func TestInstallRoundTrip(t *testing.T) {
 		if original != "" && (len(f.Hooks["afterFileEdit"]) != 1 || len(f.Hooks["beforeShellExecution"]) != 1 || f.Note != "kept as written" || f.Version != 1) {
 			t.Errorf("the user's hooks were not kept: %s", once)
 		}
-		if changed, err := Install(path, "/opt/cursor otel/cursor-otel"); err != nil || changed {
+		if changed, err := Install(path, Program{Path: "/opt/cursor otel/cursor-otel"}); err != nil || changed {
 			t.Errorf("second Install: %v, changed %v", err, changed)
 		}
 		if twice, _ := os.ReadFile(path); !bytes.Equal(once, twice) {
 			t.Errorf("installing twice changed the file")
 		}
-		if changed, err := Uninstall(path); err != nil || !changed {
+		if changed, err := Uninstall(path, Program{Path: "/usr/local/bin/cursor-otel"}); err != nil || !changed {
 			t.Fatalf("Uninstall: %v, changed %v", err, changed)
 		}
 		after, err := os.ReadFile(path)
@@ -81,20 +81,20 @@ func TestInstallRoundTrip(t *testing.T) {
 func TestUninstallKeepsLaterChanges(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "hooks.json")
 	os.WriteFile(path, []byte(theirs), 0o644)
-	if _, err := Install(path, "/usr/local/bin/cursor-otel"); err != nil {
+	if _, err := Install(path, Program{Path: "/usr/local/bin/cursor-otel"}); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(path)
 	edited := strings.Replace(string(b), `"./hooks/format.sh"`, `"./hooks/format.sh --fix"`, 1)
 	os.WriteFile(path, []byte(edited), 0o644)
-	if _, err := Install(path, "/home/u/go/bin/cursor-otel"); err != nil { // another build: replaces, adds nothing
+	if _, err := Install(path, Program{Path: "/home/u/go/bin/cursor-otel"}); err != nil { // another build: replaces, adds nothing
 		t.Fatal(err)
 	}
 	b, _ = os.ReadFile(path)
 	if n := strings.Count(string(b), "cursor-otel hook"); n != len(Events) {
 		t.Errorf("%d cursor-otel entries after a second build's install, want %d", n, len(Events))
 	}
-	if _, err := Uninstall(path); err != nil {
+	if _, err := Uninstall(path, Program{Path: "/usr/local/bin/cursor-otel"}); err != nil {
 		t.Fatal(err)
 	}
 	b, _ = os.ReadFile(path)
@@ -103,14 +103,74 @@ func TestUninstallKeepsLaterChanges(t *testing.T) {
 	}
 }
 
+// Uninstall where nothing is installed leaves the user's file byte for
+// byte, in their layout, and says it changed nothing.
+func TestUninstallWithNothingInstalled(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "hooks.json")
+	os.WriteFile(path, []byte(theirs), 0o644)
+	if changed, err := Uninstall(path, Program{Path: "/usr/local/bin/cursor-otel"}); err != nil || changed {
+		t.Errorf("Uninstall: %v, changed %v", err, changed)
+	}
+	if b, _ := os.ReadFile(path); string(b) != theirs {
+		t.Errorf("the file was rewritten:\n%s", b)
+	}
+}
+
 // A hooks.json that is not JSON is said, and left alone.
 func TestInstallRefusesBrokenFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "hooks.json")
 	os.WriteFile(path, []byte("{not json"), 0o644)
-	if _, err := Install(path, "/bin/cursor-otel"); err == nil || !strings.Contains(err.Error(), "is not JSON") {
+	if _, err := Install(path, Program{Path: "/bin/cursor-otel"}); err == nil || !strings.Contains(err.Error(), "is not JSON") {
 		t.Errorf("Install: %v", err)
 	}
 	if b, _ := os.ReadFile(path); string(b) != "{not json" {
 		t.Errorf("the file was changed: %q", b)
+	}
+}
+
+// cursor-otel's entries are known by what they run: a program named
+// cursor-otel, a file that is cursor-otel under any name, or a path
+// Command wrote whose file is gone; never a user's own program.
+func TestOwns(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	me, copyOfMe, theirs := file("co"), file("co-1.2"), file("audit")
+	spaced := filepath.Join(dir, "my tools", "co")
+	os.MkdirAll(filepath.Dir(spaced), 0o755)
+	os.WriteFile(spaced, nil, 0o755)
+	gone := filepath.Join(dir, "moved-away", "co")
+	p := Program{Path: me, Is: func(path string) bool { return path == me || path == copyOfMe || path == spaced }}
+	for _, tt := range []struct {
+		command string
+		ours    bool
+	}{
+		{Command(me), true},
+		{Command(copyOfMe), true},               // another build, another name
+		{Command(spaced), true},                 // quoted
+		{Command(gone), true},                   // moved, upgraded away, deleted
+		{Command("/usr/bin/cursor-otel"), true}, // by its name, as before
+		{"cursor-otel hook", true},
+		{Command(filepath.Join("tools", "cursor-otel.exe")), true},
+		{Command(theirs), false}, // there, and another program
+		{"./hooks/audit hook", false},
+		{"hooks/gone hook", false},      // relative: where it is cannot be known
+		{me + " hook --verbose", false}, // not the shape cursor-otel writes
+		{me + " hook; rm -rf /", false},
+		{me, false},
+		{gone + " flush", false},
+		{`"` + gone + `" hook`, true},
+		{`"unterminated hook`, false},
+		{`"" hook`, false},
+		{"", false},
+	} {
+		if got := p.owns(tt.command); got != tt.ours {
+			t.Errorf("owns(%q) = %v, want %v", tt.command, got, tt.ours)
+		}
 	}
 }

@@ -13,8 +13,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"golang.org/x/sys/unix"
-
+	"github.com/cursor-otel/cursor-otel/internal/filelock"
 	"github.com/cursor-otel/cursor-otel/parse"
 	"github.com/cursor-otel/cursor-otel/spanmap"
 )
@@ -24,10 +23,9 @@ import (
 // yet exported, one per line). The flusher holds flush.lock while it
 // exports.
 const (
-	idleAfter  = 12 * time.Hour // a conversation silent this long is ended
-	gcEvery    = time.Hour      // how often the hook looks for such
-	maxSpool   = 32 << 20       // the most the spool holds; more is dropped
-	maxRecords = 24 * time.Hour // records the collector never took are dropped after this
+	idleAfter = 12 * time.Hour // a conversation silent this long is ended
+	gcEvery   = time.Hour      // how often the hook looks for such
+	maxSpool  = 32 << 20       // the most the records' file holds; more is dropped
 )
 
 // record steps a conversation's state by one event, and spools the spans
@@ -36,7 +34,7 @@ func record(dir string, h *spanmap.Hooks, ev parse.HookEvent, now time.Time) (bo
 	if err := os.MkdirAll(filepath.Join(dir, "conversations"), 0o700); err != nil {
 		return false, err
 	}
-	unlock, err := lock(filepath.Join(dir, "state.lock"), true)
+	unlock, err := filelock.Lock(filepath.Join(dir, "state.lock"), true)
 	if err != nil {
 		return false, err
 	}
@@ -135,7 +133,7 @@ func appendSpool(dir string, records []spanmap.SpanRecord) error {
 
 // takeSpool takes the spool's records, leaving it empty.
 func takeSpool(dir string) ([]spanmap.SpanRecord, error) {
-	unlock, err := lock(filepath.Join(dir, "state.lock"), true)
+	unlock, err := filelock.Lock(filepath.Join(dir, "state.lock"), true)
 	if err != nil {
 		return nil, err
 	}
@@ -161,28 +159,4 @@ func takeSpool(dir string) ([]spanmap.SpanRecord, error) {
 		}
 	}
 	return out, nil
-}
-
-// lock takes an flock on path: waiting for it, or not (then ok is false
-// when another holds it).
-func lock(path string, wait bool) (unlock func(), err error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
-	if err != nil {
-		return nil, err
-	}
-	how := unix.LOCK_EX
-	if !wait {
-		how |= unix.LOCK_NB
-	}
-	for {
-		err = unix.Flock(int(f.Fd()), how)
-		if err != unix.EINTR {
-			break
-		}
-	}
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	return func() { _ = unix.Flock(int(f.Fd()), unix.LOCK_UN); f.Close() }, nil
 }

@@ -1,0 +1,6 @@
+//go:build unix
+
+package hook
+
+// hostQuoting: Cursor runs hook commands through sh.
+const hostQuoting = posixQuoting
