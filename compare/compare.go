@@ -89,6 +89,7 @@ func Run(c Config) int {
 		}
 		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", t.text, measured, verdict)
 	}
+	charts(&b, fs, base, newRuns)
 	_, _ = io.WriteString(c.Stdout, b.String())
 	if len(errs) > 0 {
 		return fail(errors.Join(errs...))

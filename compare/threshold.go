@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"sync"
 )
 
 // threshold is one --fail-if: a figure, a comparison, and what it is
@@ -18,12 +19,16 @@ type threshold struct {
 	relative bool // the change in percent of BASE
 }
 
-var thresholdSyntax = regexp.MustCompile(`^\s*([a-z_]+(?::[A-Za-z0-9_.-]+)?)\s*(>=|<=|>|<)\s*([+-]?)(\d+(?:\.\d+)?)(%?)\s*$`)
+// thresholdSyntax is compiled when first needed: only compare reads
+// thresholds, and compiling it cost every start of cursor-otel.
+var thresholdSyntax = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*([a-z_]+(?::[A-Za-z0-9_.-]+)?)\s*(>=|<=|>|<)\s*([+-]?)(\d+(?:\.\d+)?)(%?)\s*$`)
+})
 
 // parseThreshold reads FIGURE OP VALUE: VALUE with a sign is a change,
 // with % a relative one.
 func parseThreshold(s string) (threshold, error) {
-	m := thresholdSyntax.FindStringSubmatch(s)
+	m := thresholdSyntax().FindStringSubmatch(s)
 	if m == nil {
 		return threshold{}, fmt.Errorf("--fail-if %q: write FIGURE OP VALUE, such as wall>+20%%, cost>+0.50 or failures>0", s)
 	}

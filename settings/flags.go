@@ -22,12 +22,13 @@ type Flags struct {
 	Quiet              Switch   `help:"Print nothing of cursor-otel's own: no replay tree, no warning about an unreachable collector. ($CURSOR_OTEL_QUIET)"`
 	FlushTimeout       string   `help:"How long exporting may delay exit: 3s, 500ms, or a number of seconds. ($CURSOR_OTEL_FLUSH_TIMEOUT)" placeholder:"DURATION"`
 	Agent              string   `help:"The cursor-agent to run: a path, or a name on PATH. Default: cursor-agent, then agent, on PATH. ($CURSOR_OTEL_AGENT)" placeholder:"PATH"`
-	Summary            string   `help:"Append a Markdown report of each session to FILE (works with $GITHUB_STEP_SUMMARY). ($CURSOR_OTEL_SUMMARY)" placeholder:"FILE"`
+	Summary            string   `help:"Append a Markdown report of each session to FILE; $GITHUB_STEP_SUMMARY, even unexpanded, is the running GitHub Actions step's summary. ($CURSOR_OTEL_SUMMARY)" placeholder:"FILE"`
 	SummaryJSON        string   `name:"summary-json" help:"Append the report's figures to FILE as one JSON object per session. ($CURSOR_OTEL_SUMMARY_JSON)" placeholder:"FILE"`
 	Prices             string   `help:"A JSON file of model prices, over the built-in ones: {\"models\": {\"NAME-OR-GLOB\": {\"input\": 3, \"output\": 15, \"cache_read\": 0.3, \"cache_write\": 3.75}}}, USD per million tokens. ($CURSOR_OTEL_PRICES)" placeholder:"FILE"`
 	MaxBudgetUSD       string   `name:"max-budget-usd" help:"Exit 3 when a run that succeeded cost more than this many US dollars (estimated), or its cost cannot be known; the session is marked budget_exceeded. ($CURSOR_OTEL_MAX_BUDGET_USD)" placeholder:"USD"`
 	StallThreshold     string   `help:"A gap this long without output from the agent is a stall, recorded on the trace and in the summary (default 3m; off for none). ($CURSOR_OTEL_STALL_THRESHOLD)" placeholder:"DURATION"`
 	StallTimeout       string   `help:"Stop the agent (TERM, then KILL) after this long without output, and end its trace saying so (off by default). ($CURSOR_OTEL_STALL_TIMEOUT)" placeholder:"DURATION"`
+	LiveSpans          Switch   `help:"Export each span as it ends, so that a running session shows in a trace viewer as it goes. Off (the default), a session's spans are exported together when it ends, so that a tail-sampling collector sees it whole. ($CURSOR_OTEL_LIVE_SPANS)"`
 	TraceURL           string   `help:"Link to each trace from the report: a URL with {trace_id} in it, e.g. http://jaeger:16686/trace/{trace_id}. ($CURSOR_OTEL_TRACE_URL)" placeholder:"TEMPLATE"`
 }
 

@@ -3,12 +3,15 @@ package settings
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"regexp/syntax"
 	"strings"
 	"time"
 
+	"github.com/cursor-otel/cursor-otel/internal/statedir"
 	"github.com/cursor-otel/cursor-otel/pricing"
+	"github.com/cursor-otel/cursor-otel/spool"
 	"github.com/cursor-otel/cursor-otel/tracer"
 )
 
@@ -19,6 +22,7 @@ type Settings struct {
 	Redact             []*regexp.Regexp
 	DefaultRedaction   bool
 	Quiet              bool
+	LiveSpans          bool // export each span as it ends, not each session whole
 	FlushTimeout       time.Duration
 	Agent              string
 	Summary            string
@@ -31,6 +35,12 @@ type Settings struct {
 	// Rewrite runs json and text as stream-json, to trace them
 	// (CURSOR_OTEL_REWRITE, which has no flag).
 	Rewrite bool
+	// Spool is where sessions the collector did not take are kept, ""
+	// for nowhere (CURSOR_OTEL_SPOOL=off); SpoolMax bounds it, in bytes
+	// (CURSOR_OTEL_SPOOL_MAX). Neither has a flag: a later run, of any
+	// mode, must find the same spool.
+	Spool    string
+	SpoolMax int64
 }
 
 // The defaults of the settings that have one.
@@ -63,10 +73,11 @@ func Load(f Flags, getenv func(string) string) (Settings, error) {
 		MaxAttributeLength: DefaultMaxAttributeLength,
 		DefaultRedaction:   l.on("default-redaction", f.DefaultRedaction, true),
 		Quiet:              l.on("quiet", f.Quiet, false),
+		LiveSpans:          l.on("live-spans", f.LiveSpans, false),
 		FlushTimeout:       DefaultFlushTimeout,
 		StallThreshold:     DefaultStallThreshold,
 		Agent:              l.text("agent", f.Agent),
-		Summary:            l.text("summary", f.Summary),
+		Summary:            l.summaryFile(f.Summary),
 		SummaryJSON:        l.text("summary-json", f.SummaryJSON),
 		TraceURL:           l.text("trace-url", f.TraceURL),
 		Rewrite:            true,
@@ -147,11 +158,41 @@ func Load(f Flags, getenv func(string) string) (Settings, error) {
 		}
 		s.Rewrite = on || err != nil
 	}
+	s.Spool, s.SpoolMax = l.spool()
 	l.problems = append(l.problems, tracer.CheckEnv(getenv)...)
 	if len(l.problems) > 0 {
 		return s, l.problems
 	}
 	return s, nil
+}
+
+// spool reads CURSOR_OTEL_SPOOL (a directory, or off; the state
+// directory's spool/ by default) and CURSOR_OTEL_SPOOL_MAX.
+func (l *loader) spool() (dir string, max int64) {
+	max = spool.DefaultMax
+	if text := strings.TrimSpace(l.getenv("CURSOR_OTEL_SPOOL_MAX")); text != "" {
+		if n, err := parseSize(text); err != nil {
+			l.bad("CURSOR_OTEL_SPOOL_MAX", text, err)
+		} else {
+			max = int64(n)
+		}
+	}
+	switch text := strings.TrimSpace(l.getenv("CURSOR_OTEL_SPOOL")); {
+	case strings.EqualFold(text, "off"):
+		return "", max
+	case text == "":
+		if state := statedir.Dir(l.getenv); state != "" {
+			return filepath.Join(state, "spool"), max
+		}
+		return "", max
+	default:
+		abs, err := filepath.Abs(text)
+		if err != nil {
+			l.bad("CURSOR_OTEL_SPOOL", text, err)
+			return "", max
+		}
+		return abs, max
+	}
 }
 
 // loader reads each setting from its flag or its environment twin,

@@ -11,6 +11,7 @@ import (
 	"github.com/cursor-otel/cursor-otel/metrics"
 	"github.com/cursor-otel/cursor-otel/redact"
 	"github.com/cursor-otel/cursor-otel/spanmap"
+	"github.com/cursor-otel/cursor-otel/spool"
 	"github.com/cursor-otel/cursor-otel/summary"
 	"github.com/cursor-otel/cursor-otel/tracer"
 )
@@ -45,9 +46,12 @@ func (s Settings) Reports() *summary.Files {
 // export under the receivers' limit.
 func (s Settings) Tracing(getenv func(string) string, r *redact.Redactor) tracer.Config {
 	cfg := tracer.Config{Getenv: getenv, FlushTimeout: s.FlushTimeout, Version: version.Read().String(),
-		IDGenerator: spanmap.NewIDGenerator()}
+		IDGenerator: spanmap.NewIDGenerator(), LiveSpans: s.LiveSpans}
 	for _, a := range ci.Detect(getenv) {
 		cfg.Resource = append(cfg.Resource, attribute.String(string(a.Key), r.Redact(a.Value.AsString())))
+	}
+	if s.Spool != "" {
+		cfg.Spool = spool.Open(s.Spool, s.SpoolMax)
 	}
 	if s.CaptureContent {
 		cfg.MaxSpanBytes = 4*max(s.MaxAttributeLength, 0) + 4<<10

@@ -98,6 +98,11 @@ func (r Report) Markdown() string {
 		}
 		b.WriteString("\n")
 	}
+	chart, leftOut := r.Gantt()
+	b.WriteString("```mermaid\n" + chart + "```\n\n")
+	if leftOut != "" {
+		b.WriteString(leftOut + "\n\n")
+	}
 	w := r.waterfall()
 	fence := strings.Repeat("`", max(3, longestRun(w, '`')+1)) // a fence the text cannot close
 	b.WriteString("<details><summary>Waterfall</summary>\n\n" + fence + "\n" + w + fence + "\n\n</details>\n\n")
@@ -136,9 +141,9 @@ func (r Report) waterfall() string {
 			tools = tools[1:]
 			note := oneLine(c.Subject, 40)
 			if c.Outcome != "success" {
-				note = strings.TrimSpace(note + " " + c.Outcome)
+				note = strings.TrimSpace(note + " " + oneLine(c.Outcome, 16))
 			}
-			fmt.Fprintf(&b, "  %-12s|%s| %s %s\n", trim(visible.Text(c.Name), 12), bar(c.StartMs, c.DurationMs), dur(c.DurationMs), note)
+			fmt.Fprintf(&b, "  %-12s|%s| %s %s\n", oneLine(c.Name, 12), bar(c.StartMs, c.DurationMs), dur(c.DurationMs), note)
 			rows++
 		}
 	}

@@ -84,3 +84,13 @@ func TestMarkdownCost(t *testing.T) {
 		t.Errorf("a run with no usage and no budget has a cost line:\n%s", md)
 	}
 }
+
+// A tool's name and outcome, whatever the stream put in them, stay on the
+// tool's row of the waterfall.
+func TestWaterfallRowsStayRows(t *testing.T) {
+	r := Report{WallMs: 1000, ModelCalls: []ModelCall{{DurationMs: 1000}}}
+	r.ToolCalls = []ToolCall{{Name: "```mermaid\ngraph TD", Subject: "x\ny", Outcome: "odd\noutcome", DurationMs: 10}}
+	if rows := strings.Count(r.waterfall(), "\n"); rows != 3 {
+		t.Errorf("%d waterfall lines, want a header and 2 rows:\n%s", rows, r.waterfall())
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/cursor-otel/cursor-otel/spanmap"
 )
@@ -92,6 +93,8 @@ type ModelCall struct {
 	ToolCalls    int    `json:"tool_calls"`
 	Error        string `json:"error,omitempty"`
 	ErrorType    string `json:"error_type,omitempty"`
+	Model        string `json:"-"` // the model it asked, for the chart
+	Subagent     bool   `json:"-"` // a subagent's model call, not the session's own
 }
 
 // ToolKind is every call of one tool.
@@ -112,6 +115,9 @@ type ToolCall struct {
 	ExitCode   *int64 `json:"exit_code,omitempty"`
 	StartMs    int64  `json:"start_ms"`
 	DurationMs int64  `json:"duration_ms"`
+	// ModelCall is the index in ModelCalls of the model call that issued
+	// it, -1 for none: the chart draws a tool under its model call.
+	ModelCall int `json:"-"`
 }
 
 // slowest is how many tool calls the report names as the slowest.
@@ -168,7 +174,8 @@ func FromTrace(spans []sdktrace.ReadOnlySpan) (Report, bool) {
 	r.BudgetUSD = floatPtr(spanmap.Value(attrs, spanmap.CostBudget))
 
 	var chatSpans, toolSpans []interval
-	for _, c := range chats {
+	chatIndex := map[trace.SpanID]int{}
+	for i, c := range chats {
 		a := c.Attributes()
 		mc := ModelCall{
 			ID:      spanmap.Value(a, spanmap.ModelCallID).AsString(),
@@ -176,7 +183,10 @@ func FromTrace(spans []sdktrace.ReadOnlySpan) (Report, bool) {
 			FirstTokenMs: intPtr(spanmap.Value(a, spanmap.FirstTokenMs)),
 			ThinkingMs:   spanmap.Value(a, spanmap.ThinkingMs).AsInt64(),
 			ToolCalls:    int(spanmap.Value(a, spanmap.ToolCalls).AsInt64()),
+			Model:        spanmap.Value(a, spanmap.RequestModel).AsString(),
+			Subagent:     c.Parent().SpanID() != session.SpanContext().SpanID(),
 		}
+		chatIndex[c.SpanContext().SpanID()] = i
 		if c.Status().Code == codes.Error {
 			mc.Error = c.Status().Description
 			mc.ErrorType = cmp.Or(spanmap.Value(a, spanmap.ErrorType).AsString(), "error")
@@ -194,6 +204,10 @@ func FromTrace(spans []sdktrace.ReadOnlySpan) (Report, bool) {
 			Error:    cmp.Or(spanmap.Value(a, spanmap.ToolError).AsString(), t.Status().Description),
 			ExitCode: intPtr(spanmap.Value(a, spanmap.ToolExitCode)),
 			StartMs:  ms(t.StartTime().Sub(origin)), DurationMs: ms(t.EndTime().Sub(t.StartTime())),
+			ModelCall: -1,
+		}
+		if i, ok := chatIndex[t.Parent().SpanID()]; ok {
+			call.ModelCall = i
 		}
 		if call.Outcome == spanmap.OutcomeSuccess {
 			call.Error = ""

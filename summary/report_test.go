@@ -27,6 +27,12 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 // replayed replays a recording through the span model: its spans.
 func replayed(t *testing.T, path string) []sdktrace.ReadOnlySpan {
 	t.Helper()
+	return replayedWith(t, path, spanmap.Options{})
+}
+
+// replayedWith replays a recording with the span model's options given.
+func replayedWith(t *testing.T, path string, opts spanmap.Options) []sdktrace.ReadOnlySpan {
+	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -34,8 +40,8 @@ func replayed(t *testing.T, path string) []sdktrace.ReadOnlySpan {
 	defer f.Close()
 	exp := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithIDGenerator(spanmap.NewIDGenerator()), sdktrace.WithSyncer(exp))
-	rec := spanmap.NewRecorder(context.Background(), tp.Tracer("test"), spanmap.Options{
-		Now: func() time.Time { return time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC) }})
+	opts.Now = func() time.Time { return time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC) }
+	rec := spanmap.NewRecorder(context.Background(), tp.Tracer("test"), opts)
 	dec := parse.NewDecoder(f)
 	for ev, err := dec.Next(); err != io.EOF; ev, err = dec.Next() {
 		rec.Record(ev, time.Time{})
