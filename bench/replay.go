@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/cursor-otel/cursor-otel/internal/otlptest"
 	"github.com/cursor-otel/cursor-otel/internal/synth"
@@ -155,10 +156,16 @@ func writeStream(path string, write func(io.Writer) error) error {
 	return err
 }
 
+// maxToFloor is the most replay may take against the floor making and
+// exporting as many spans: what cursor-otel adds to the SDK and exporter
+// (reading, decoding, the span model, redaction, reports) costs at most a
+// fifth of what they cost.
+const maxToFloor = 1.2
+
 // shape measures replay on a small and a large stream of shape sh beside
-// cat and jq, and checks the targets: 10× jq on the large one, every tool
-// call arriving, peak RSS at most 64 MiB and within 16 MiB of the small
-// stream's.
+// cat, jq and the floor, and checks the targets: 10× jq and at most
+// maxToFloor the floor's time on the large one, every tool call arriving,
+// peak RSS at most 64 MiB and within 16 MiB of the small stream's.
 func (r replayer) shape(t *targets, dir string, sh shape, sizes []int64, runs int) error {
 	fmt.Printf("\n%s\n%-8s %-22s %8s %9s %10s %11s %7s\n", sh.name, "stream", "command", "seconds", "MB/s", "spans/s", "peak RSS", "CPU s")
 	peaks := map[int64]int64{}
@@ -178,6 +185,8 @@ func (r replayer) shape(t *targets, dir string, sh shape, sizes []int64, runs in
 		}
 		var cat, jq, quiet, tree, floor []replayed
 		lost, spans := 0, 0 // tool spans that did not arrive, over every run; spans of one
+		// In rounds: replay and the floor each round, back to back, so
+		// that their ratio is taken round by round.
 		for range runs {
 			m, err := measure(nil, nil, "cat", s.path)
 			if err != nil {
@@ -201,14 +210,17 @@ func (r replayer) shape(t *targets, dir string, sh shape, sizes []int64, runs in
 					tree = append(tree, m)
 				}
 			}
-		}
-		for range runs {
-			m, err := r.floorSpans(spans)
+			m2, err := r.floorSpans(spans)
 			if err != nil {
 				return err
 			}
-			floor = append(floor, m)
+			floor = append(floor, m2)
 		}
+		var rq, rf []time.Duration
+		for i := range quiet {
+			rq, rf = append(rq, quiet[i].wall), append(rf, floor[i].wall)
+		}
+		toFloor := midRatio(ratios(rq, rf))
 		catRate, jqRate := row("cat", median(cat)), row("jq -c .", median(jq))
 		rate := row("cursor-otel replay -q", median(quiet))
 		row("cursor-otel replay", median(tree))
@@ -216,8 +228,9 @@ func (r replayer) shape(t *targets, dir string, sh shape, sizes []int64, runs in
 		if sz == sizes[len(sizes)-1] {
 			t.check(rate >= 10*jqRate, "%s, %.0f MB: replay at %.1f× jq's speed (target 10×), %.3f× cat's", sh.name, mb, rate/jqRate, rate/catRate)
 			fmt.Printf("         the SDK and exporter alone make and export as many spans, reading nothing, at %.1f× jq's speed (bench/floor)\n", floorRate/jqRate)
+			t.check(toFloor <= maxToFloor, "%s, %.0f MB: replay -q takes %.2f× the floor's time for its %d spans (median of %d paired runs; target %.1f×)", sh.name, mb, toFloor, spans, runs, maxToFloor)
 		} else {
-			fmt.Printf("         replay at %.1f× jq's speed, %.3f× cat's (the target is on the large stream)\n", rate/jqRate, rate/catRate)
+			fmt.Printf("         replay at %.1f× jq's speed, %.3f× cat's, %.2f× the floor's time (the targets are on the large stream)\n", rate/jqRate, rate/catRate, toFloor)
 		}
 		peaks[sz] = max(median(quiet).peakRSS, median(tree).peakRSS)
 		fmt.Printf("         %d lines, %d sessions, %d spans (%.0f per MB), %d tool calls\n", s.counts.Lines, s.counts.Sessions, spans, float64(spans)/mb, s.counts.ToolCalls)

@@ -19,7 +19,9 @@ import (
 type wrapper struct {
 	binary, agent   string
 	script, minimal string // the shell-script agent; a Go program that does nothing
+	scratch         string // a directory for the runs' files
 	floor           string // bench/floor: the SDK and exporter alone
+	peer            string // otel-cli; "" when it could not be built
 	recv            *otlptest.Receiver
 	runs            int
 }
@@ -30,57 +32,53 @@ var streamArgs = []string{"-p", "--output-format", "stream-json", "fix the faili
 // lines, 11 spans) with no pauses.
 var small = []string{"FAKEAGENT_STREAM=examples/fix-failing-test.ndjson", "FAKEAGENT_SPEED=1000000000"}
 
-// startup is what a small traced run costs, medians.
+// startup is what a small traced run costs: each command's runs, in
+// round order (see rounds).
 type startup struct {
-	alone, wrapped time.Duration // the shell-script agent alone, and through cursor-otel
-	minimal        time.Duration // a Go program that does nothing
-	floor          time.Duration // one that links the SDK and OTLP/gRPC exporter
-	floorWrapped   time.Duration // the shell-script agent through that program, exporting 11 spans
-	version        time.Duration // cursor-otel version
+	alone, wrapped []time.Duration // the shell-script agent alone, and through cursor-otel
+	peer           []time.Duration // through otel-cli exec; nil without otel-cli
+	minimal        []time.Duration // a Go program that does nothing
+	floor          []time.Duration // one that links the SDK and OTLP/gRPC exporter
+	floorWrapped   []time.Duration // the shell-script agent through that program, exporting 11 spans
+	version        []time.Duration // cursor-otel version
 }
 
-// cost measures a small traced run against a shell-script agent, alone and
-// through cursor-otel exporting to the local receiver, and the starts of a
-// minimal Go program and of cursor-otel version; runs alternate so that
-// the machine's drift falls on each.
+// cost measures a small traced run against a shell-script agent: alone,
+// through cursor-otel, and through otel-cli exec (when w.peer is set),
+// each exporting to the local receiver; and the starts of a minimal Go
+// program, of the floor and of cursor-otel version. The runs go in rounds,
+// so that the machine's drift falls on each alike.
 func (w wrapper) cost() (startup, error) {
-	var a, b, m, f, fw, v []time.Duration
-	for range w.runs {
-		r, err := measure(nil, w.shellAgent(), "sh", append([]string{w.script}, streamArgs...)...)
-		if err != nil {
-			return startup{}, err
-		}
-		a = append(a, r.wall)
-		r, err = measure(nil, append(w.shellAgent(), "CURSOR_OTEL_AGENT="+w.script, "OTEL_EXPORTER_OTLP_ENDPOINT="+w.recv.Endpoint), w.binary, streamArgs...)
-		if err != nil {
-			return startup{}, err
-		}
-		if r.exit != 0 || r.stderr != "" {
-			return startup{}, fmt.Errorf("wrapped run: exit %d: %s", r.exit, r.stderr)
-		}
-		b = append(b, r.wall)
-		if r, err = measure(nil, nil, w.minimal); err != nil {
-			return startup{}, err
-		}
-		m = append(m, r.wall)
-		if r, err = measure(nil, nil, w.floor); err != nil {
-			return startup{}, err
-		}
-		f = append(f, r.wall)
-		r, err = measure(nil, append(w.shellAgent(), "OTEL_EXPORTER_OTLP_ENDPOINT="+w.recv.Endpoint), w.floor, append([]string{"wrap", "sh", w.script}, streamArgs...)...)
-		if err != nil {
-			return startup{}, err
-		}
-		if r.exit != 0 || r.stderr != "" {
-			return startup{}, fmt.Errorf("floor wrap: exit %d: %s", r.exit, r.stderr)
-		}
-		fw = append(fw, r.wall)
-		if r, err = measure(nil, nil, w.binary, "version"); err != nil {
-			return startup{}, err
-		}
-		v = append(v, r.wall)
+	endpoint := "OTEL_EXPORTER_OTLP_ENDPOINT=" + w.recv.Endpoint
+	steps := []step{
+		{label: "agent alone", cmd: command{name: "sh", args: append([]string{w.script}, streamArgs...), env: w.shellAgent()}},
+		{label: "wrapped run", cmd: command{name: w.binary, args: streamArgs, env: append(w.shellAgent(), "CURSOR_OTEL_AGENT="+w.script, endpoint)}},
+		{label: "minimal Go program", cmd: command{name: w.minimal}},
+		{label: "floor", cmd: command{name: w.floor}},
+		{label: "floor wrap", cmd: command{name: w.floor, args: append([]string{"wrap", "sh", w.script}, streamArgs...), env: append(w.shellAgent(), endpoint)}},
+		{label: "cursor-otel version", cmd: command{name: w.binary, args: []string{"version"}}},
 	}
-	return startup{medianDuration(a), medianDuration(b), medianDuration(m), medianDuration(f), medianDuration(fw), medianDuration(v)}, nil
+	if w.peer != "" {
+		steps = append(steps, step{label: "otel-cli exec", cmd: peerCommand(w.peer, hostPort(w.recv.Endpoint), w.shellAgent(), append([]string{"sh", w.script}, streamArgs...)...)})
+	}
+	before := w.recv.Names()[peerSpan]
+	got, err := rounds(w.runs, steps...)
+	if err != nil {
+		return startup{}, err
+	}
+	for _, r := range got[1] {
+		if r.stderr != "" {
+			return startup{}, fmt.Errorf("wrapped run: %s", r.stderr)
+		}
+	}
+	c := startup{walls(got[0]), walls(got[1]), nil, walls(got[2]), walls(got[3]), walls(got[4]), walls(got[5])}
+	if w.peer != "" {
+		c.peer = walls(got[6])
+		if n := w.recv.Names()[peerSpan] - before; n != w.runs {
+			return startup{}, fmt.Errorf("otel-cli exec: %d of %d spans arrived", n, w.runs)
+		}
+	}
+	return c, nil
 }
 
 // shellAgent is the environment of the shell-script agent: the small run.
@@ -91,7 +89,7 @@ func (w wrapper) shellAgent() []string {
 // writeAgents writes, into dir, the shell-script agent (it prints its
 // recording) and builds the minimal Go program.
 func (w *wrapper) writeAgents(dir string) error {
-	w.script, w.minimal = filepath.Join(dir, "agent.sh"), filepath.Join(dir, "minimal")
+	w.script, w.minimal, w.scratch = filepath.Join(dir, "agent.sh"), filepath.Join(dir, "minimal"), dir
 	if err := os.WriteFile(w.script, []byte("#!/bin/sh\ncat \"$AGENT_STREAM\"\n"), 0o755); err != nil {
 		return err
 	}
@@ -111,7 +109,7 @@ func (w wrapper) delays(dir string, lines int) (wrapped, alone []time.Duration, 
 	if err := os.WriteFile(path, lag.Stream(lines), 0o644); err != nil {
 		return nil, nil, err
 	}
-	agentEnv := []string{"PATH=" + os.Getenv("PATH"), "FAKEAGENT_STREAM=" + path, "FAKEAGENT_LINE_DELAY=5ms", "FAKEAGENT_TIMES=" + times}
+	agentEnv := []string{"PATH=" + os.Getenv("PATH"), "CURSOR_OTEL_SPOOL=" + spoolDir, "FAKEAGENT_STREAM=" + path, "FAKEAGENT_LINE_DELAY=5ms", "FAKEAGENT_TIMES=" + times}
 	run := func(name string, env ...string) ([]time.Duration, error) {
 		os.Remove(times)
 		cmd := exec.Command(name, streamArgs...)
@@ -145,6 +143,10 @@ func (w wrapper) exitDelays() (map[string]time.Duration, error) {
 	defer refusing.Stop()
 	refusing.Refuse(status.Error(codes.Unavailable, "overloaded"))
 
+	// A spool of their own: what the runs against a collector that is down
+	// keep, the next run delivers in the background, into no other figure.
+	spool := "CURSOR_OTEL_SPOOL=" + filepath.Join(w.scratch, "exit-spool")
+	defer waitForFlushers(w.binary, time.Minute+10*time.Second)
 	out := map[string]time.Duration{}
 	for _, c := range []struct{ name, endpoint string }{
 		{"down", down}, {"refusing", refusing.Endpoint}, {"hanging", hanging},
@@ -153,11 +155,11 @@ func (w wrapper) exitDelays() (map[string]time.Duration, error) {
 		// collector that answers (the wrapper's own cost is measured above).
 		var extra []time.Duration
 		for range max(3, w.runs/10) {
-			healthy, err := measure(nil, append([]string{"CURSOR_OTEL_AGENT=" + w.agent, "OTEL_EXPORTER_OTLP_ENDPOINT=" + w.recv.Endpoint}, small...), w.binary, streamArgs...)
+			healthy, err := measure(nil, append([]string{"CURSOR_OTEL_AGENT=" + w.agent, "OTEL_EXPORTER_OTLP_ENDPOINT=" + w.recv.Endpoint, spool}, small...), w.binary, streamArgs...)
 			if err != nil {
 				return nil, err
 			}
-			r, err := measure(nil, append([]string{"CURSOR_OTEL_AGENT=" + w.agent, "OTEL_EXPORTER_OTLP_ENDPOINT=" + c.endpoint}, small...), w.binary, streamArgs...)
+			r, err := measure(nil, append([]string{"CURSOR_OTEL_AGENT=" + w.agent, "OTEL_EXPORTER_OTLP_ENDPOINT=" + c.endpoint, spool}, small...), w.binary, streamArgs...)
 			if err != nil {
 				return nil, err
 			}

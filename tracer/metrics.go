@@ -51,6 +51,13 @@ func (p *Provider) newMeterProvider(ctx context.Context, cfg Config, res *resour
 			if !s.userEndpoint {
 				o = append(o, otlpmetricgrpc.WithEndpoint(s.endpoint), otlpmetricgrpc.WithInsecure())
 			}
+			if d, ok := dialingFor(os.Getenv, s, "METRICS"); ok {
+				conn, cerr := p.conns.get(d, metricUserAgent)
+				if cerr != nil {
+					return nil, fmt.Errorf("metrics exporter for %s: %w", s.endpoint, cerr)
+				}
+				o = append(o, otlpmetricgrpc.WithGRPCConn(conn))
+			}
 			exp, err = otlpmetricgrpc.New(ctx, o...)
 		default:
 			o := []otlpmetrichttp.Option{otlpmetrichttp.WithRetry(otlpmetrichttp.RetryConfig{Enabled: retry,
@@ -73,6 +80,10 @@ func (p *Provider) newMeterProvider(ctx context.Context, cfg Config, res *resour
 	}
 	return sdkmetric.NewMeterProvider(opts...), nil
 }
+
+// metricUserAgent is the OTLP/gRPC metric exporter's user agent, which a
+// connection cursor-otel dials for it keeps.
+var metricUserAgent = "OTel Go OTLP over gRPC metrics exporter/" + otlpmetricgrpc.Version()
 
 // Meter is the meter cursor-otel records its metrics with; one that
 // records nothing when metrics go nowhere.

@@ -26,6 +26,8 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/backoff"
+
+	"github.com/cursor-otel/cursor-otel/spool"
 )
 
 // DefaultFlushTimeout bounds how long exporting may hold up exit.
@@ -62,6 +64,14 @@ type Config struct {
 	// 4 MiB a gRPC receiver accepts by default. Zero keeps the SDK's batch
 	// size (spans of metadata weigh a few hundred bytes).
 	MaxSpanBytes int
+	// LiveSpans exports each span as it ends (a running session shows in
+	// a trace viewer as it goes). Off, a trace's spans are held until its
+	// root ends and exported together, so that a tail-sampling collector
+	// sees it whole, however long it ran.
+	LiveSpans bool
+	// Spool keeps what the collector did not take, for a later run to
+	// deliver; nil loses it (and Report says so).
+	Spool *spool.Dir
 }
 
 // maxExportBytes is the most one export may weigh.
@@ -85,6 +95,12 @@ type Provider struct {
 	deadline     time.Time // of the flush, once EndingAt was called
 	settings     settings
 	version      string
+	spool        *spool.Dir
+	conns        conns // the OTLP/gRPC connections dialed, closed at the end
+
+	keptMu  sync.Mutex
+	kept    spool.Kept // what went to the spool
+	keepErr error      // why some could not
 }
 
 // New sets up the SDK. An error means a setting is wrong; the caller can
@@ -100,7 +116,7 @@ func New(ctx context.Context, cfg Config) (*Provider, error) {
 	if len(problems) > 0 {
 		return nil, errors.Join(problems...)
 	}
-	p := &Provider{flushTimeout: cfg.FlushTimeout, settings: s, version: cfg.Version}
+	p := &Provider{flushTimeout: cfg.FlushTimeout, settings: s, version: cfg.Version, spool: cfg.Spool, conns: conns{}}
 	res := newResource(ctx, cfg)
 	opts := []sdktrace.TracerProviderOption{sdktrace.WithResource(res), sdktrace.WithSampler(s.sampler)}
 	if cfg.IDGenerator != nil {
@@ -126,13 +142,19 @@ func New(ctx context.Context, cfg Config) (*Provider, error) {
 	for _, name := range s.traces.exporters {
 		exp, err := p.newExporter(ctx, name, cfg, size, held)
 		if err != nil {
+			_ = p.conns.close()
 			return nil, err
 		}
-		opts = append(opts, sdktrace.WithBatcher(exp, batch...))
+		var sp sdktrace.SpanProcessor = sdktrace.NewBatchSpanProcessor(exp, batch...)
+		if !cfg.LiveSpans {
+			sp = newWholeTraces(sp, min(maxWholeSpans, max(1, maxHeldBytes*4/spanBytes)))
+		}
+		opts = append(opts, sdktrace.WithSpanProcessor(sp))
 	}
 	p.tp = sdktrace.NewTracerProvider(opts...)
 	mp, err := p.newMeterProvider(ctx, cfg, res)
 	if err != nil {
+		_ = p.conns.close()
 		return nil, err
 	}
 	p.mp = mp
@@ -162,19 +184,52 @@ func (p *Provider) newExporter(ctx context.Context, name string, cfg Config, bat
 		}
 		return stdouttrace.New(stdouttrace.WithWriter(w))
 	}
+	exp, err := p.otlpExporter(ctx, cfg.FlushTimeout)
+	if err != nil {
+		return nil, err
+	}
+	p.guard = newGuard(exp, batchSize, held)
+	if p.spool != nil {
+		p.guard.keep = p.keep
+	}
+	return p.guard, nil
+}
+
+// keep writes spans the collector did not take to the spool.
+func (p *Provider) keep(spans []sdktrace.ReadOnlySpan) {
+	k, err := p.spool.Keep(spans)
+	p.keptMu.Lock()
+	defer p.keptMu.Unlock()
+	p.kept.Spans += k.Spans
+	p.kept.Sessions += k.Sessions
+	p.kept.Dropped += k.Dropped
+	if err != nil && p.keepErr == nil {
+		p.keepErr = err
+	}
+}
+
+// otlpExporter is the OTLP exporter the settings name. A named endpoint
+// gets retries for blips, for at most a second (half the flush timeout if
+// less): a collector that is down costs every CI run that second, so not
+// more. The default endpoint gets none: it is a local collector, and
+// nothing there now means nothing will be.
+func (p *Provider) otlpExporter(ctx context.Context, flushTimeout time.Duration) (sdktrace.SpanExporter, error) {
 	var exp sdktrace.SpanExporter
 	var err error
-	// A named endpoint gets retries for blips, for at most a second: a
-	// collector that is down costs every CI run that second, so not more.
-	// The default endpoint gets none: it is a local collector, and nothing
-	// there now means nothing will be.
-	retry, backoff, maxBackoff, give := p.settings.traces.userEndpoint, 200*time.Millisecond, 500*time.Millisecond, min(cfg.FlushTimeout/2, time.Second)
+	retry, backoff, maxBackoff, give := p.settings.traces.userEndpoint, 200*time.Millisecond, 500*time.Millisecond, min(flushTimeout/2, time.Second)
 	if p.settings.traces.protocol == "grpc" {
 		opts := []otlptracegrpc.Option{otlptracegrpc.WithRetry(otlptracegrpc.RetryConfig{
 			Enabled: retry, InitialInterval: backoff, MaxInterval: maxBackoff, MaxElapsedTime: give}),
 			otlptracegrpc.WithDialOption(grpc.WithConnectParams(reconnect()))}
 		if !p.settings.traces.userEndpoint {
 			opts = append(opts, otlptracegrpc.WithEndpoint(p.settings.traces.endpoint), otlptracegrpc.WithInsecure())
+		}
+		if d, ok := dialingFor(os.Getenv, p.settings.traces, "TRACES"); ok {
+			conn, err := p.conns.get(d, traceUserAgent)
+			if err != nil {
+				return nil, fmt.Errorf("OTLP exporter for %s: %w", p.settings.traces.endpoint, err)
+			}
+			opts = append(opts, otlptracegrpc.WithGRPCConn(conn))
 		}
 		exp, err = otlptracegrpc.New(ctx, opts...)
 	} else {
@@ -188,8 +243,7 @@ func (p *Provider) newExporter(ctx context.Context, name string, cfg Config, bat
 	if err != nil {
 		return nil, fmt.Errorf("OTLP exporter for %s: %w", p.settings.traces.endpoint, err)
 	}
-	p.guard = newGuard(exp, batchSize, held)
-	return p.guard, nil
+	return exp, nil
 }
 
 func newResource(ctx context.Context, cfg Config) *resource.Resource {
@@ -246,6 +300,10 @@ type Report struct {
 	MetricsUserEndpoint bool
 	// MetricsUnsupported: the collector takes no metrics (Jaeger alone).
 	MetricsUnsupported bool
+
+	Kept     spool.Kept // of the spans not exported, what the spool kept
+	SpoolDir string     // where; "" when there is no spool
+	KeepErr  error      // why the spool could not keep some
 }
 
 // Lost is the number of spans that ended and were not exported.
@@ -292,12 +350,18 @@ func (p *Provider) Shutdown(ctx context.Context) Report {
 		}
 		r.MetricsEndpoint, r.MetricsUserEndpoint = p.settings.metrics.endpoint, p.settings.metrics.userEndpoint
 	}
+	defer p.conns.close()
 	if p.guard == nil {
 		r.Exported = r.Spans
 		return r
 	}
 	p.guard.settle(exitAllowance)
 	r.Exported, r.Unconfirmed, r.Err = p.guard.result()
+	if p.spool != nil {
+		p.keptMu.Lock()
+		r.Kept, r.SpoolDir, r.KeepErr = p.kept, p.spool.Path, p.keepErr
+		p.keptMu.Unlock()
+	}
 	if r.Err == nil && r.Lost() > r.Unconfirmed {
 		r.Err = fmt.Errorf("%w after %s", ErrFlushTimeout, p.flushTimeout)
 		if shutdownErr != nil && !errors.Is(shutdownErr, context.DeadlineExceeded) {

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// hookSession is a recorded interactive session's hook events, one a line.
+const hookSession = "testdata/hooks/interactive-session.ndjson"
+
+// hookRun is the figures of hook events and of cursor-otel version run
+// beside them, in turn.
+type hookRun struct {
+	hook, version []time.Duration
+}
+
+// hooks runs n hook events, each a cursor-otel hook process of its own as
+// Cursor runs them, exporting to endpoint, each beside a cursor-otel
+// version. Each event must answer as a hook does: status 0, nothing on
+// stderr.
+func (w wrapper) hooks(dir, endpoint string, n int) (hookRun, error) {
+	events, err := hookEvents(n)
+	if err != nil {
+		return hookRun{}, err
+	}
+	state, err := os.MkdirTemp(dir, "hooks")
+	if err != nil {
+		return hookRun{}, err
+	}
+	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + endpoint, "CURSOR_OTEL_STATE_DIR=" + filepath.Join(state, "state"),
+		"CURSOR_OTEL_SPOOL=" + filepath.Join(state, "spool")}
+	var h hookRun
+	for _, ev := range events {
+		var out bytes.Buffer
+		r, err := command{name: w.binary, args: []string{"hook"}, env: env, stdin: strings.NewReader(ev + "\n"), stdout: &out}.measure()
+		if err == nil && (r.exit != 0 || r.stderr != "" || !strings.HasPrefix(out.String(), "{")) {
+			err = fmt.Errorf("hook: exit %d, stdout %q, stderr %q", r.exit, out.String(), r.stderr)
+		}
+		if err != nil {
+			return hookRun{}, err
+		}
+		v, err := command{name: w.binary, args: []string{"version"}}.measure()
+		if err != nil {
+			return hookRun{}, err
+		}
+		h.hook, h.version = append(h.hook, r.wall), append(h.version, v.wall)
+	}
+	waitForFlushers(w.binary, time.Minute+10*time.Second)
+	return h, nil
+}
+
+// hookEvents is n hook events: the recorded session's, over again, each
+// pass a conversation of its own.
+func hookEvents(n int) ([]string, error) {
+	b, err := os.ReadFile(hookSession)
+	if err != nil {
+		return nil, err
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	var out []string
+	for pass := 0; len(out) < n; pass++ {
+		for _, l := range lines {
+			if len(out) < n {
+				out = append(out, strings.ReplaceAll(l, `"conv-7c1e"`, fmt.Sprintf(`"conv-7c1e-%d"`, pass)))
+			}
+		}
+	}
+	return out, nil
+}
+
+// waitForFlushers waits, at most within, for the deliveries the hooks
+// started in the background (cursor-otel flush --background, detached)
+// to end, so that none runs on after the bench or into its next figures.
+// Only where /proc lists processes; elsewhere it returns at once.
+func waitForFlushers(binary string, within time.Duration) {
+	deadline := time.Now().Add(within)
+	for time.Now().Before(deadline) && flushersRunning(binary) {
+		time.Sleep(50 * time.Millisecond) // polling /proc: the flushers are not our children
+	}
+}
+
+// flushersRunning says whether a process runs binary's flush.
+func flushersRunning(binary string) bool {
+	procs, err := os.ReadDir("/proc")
+	if err != nil {
+		return false
+	}
+	want := binary + "\x00flush\x00"
+	for _, p := range procs {
+		b, err := os.ReadFile(filepath.Join("/proc", p.Name(), "cmdline"))
+		if err == nil && strings.HasPrefix(string(b), want) {
+			return true
+		}
+	}
+	return false
+}
