@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -28,155 +27,17 @@ func readYAML(t *testing.T, path string, v any) {
 	}
 }
 
-type composeFile struct {
-	Services map[string]struct {
-		Image     string   `yaml:"image"`
-		Profiles  []string `yaml:"profiles"`
-		Ports     []string `yaml:"ports"`
-		Volumes   []string `yaml:"volumes"`
-		Command   []string `yaml:"command"`
-		DependsOn []string `yaml:"depends_on"`
-	} `yaml:"services"`
-}
-
-// No Docker engine runs here: the compose file is checked by reading it.
-// docker compose up -d is Jaeger v2 alone, ready for cursor-otel's default
-// endpoint; --profile collector adds a collector in front of it.
-func TestComposeFile(t *testing.T) {
-	var c composeFile
-	readYAML(t, "docker-compose.yml", &c)
-	pinned := regexp.MustCompile(`^[a-z0-9./-]+:\d+\.\d+\.\d+$`)
-
-	jaeger, ok := c.Services["jaeger"]
-	if !ok || len(jaeger.Profiles) != 0 {
-		t.Fatalf("jaeger service %+v: want it, in no profile (always started)", jaeger)
-	}
-	if !strings.HasPrefix(jaeger.Image, "jaegertracing/jaeger:2.") || !pinned.MatchString(jaeger.Image) {
-		t.Errorf("jaeger image %q: want Jaeger v2 at a pinned version", jaeger.Image)
-	}
-	for _, p := range []string{"16686:16686", "4317:4317", "4318:4318"} {
-		if !slices.ContainsFunc(jaeger.Ports, func(s string) bool { return strings.HasPrefix(s, p) }) {
-			t.Errorf("jaeger does not publish %s: %q", p, jaeger.Ports)
-		}
-	}
-
-	col, ok := c.Services["otel-collector"]
-	if !ok || !slices.Equal(col.Profiles, []string{"collector"}) || !slices.Contains(col.DependsOn, "jaeger") {
-		t.Fatalf("otel-collector service %+v: want it in the collector profile, after jaeger", col)
-	}
-	if !strings.HasPrefix(col.Image, "otel/opentelemetry-collector-contrib:") || !pinned.MatchString(col.Image) {
-		t.Errorf("collector image %q: want the contrib distribution (tail sampling) at a pinned version", col.Image)
-	}
-	for _, p := range []string{"14317:4317", "14318:4318"} {
-		if !slices.Contains(col.Ports, p) {
-			t.Errorf("collector does not publish %s: %q", p, col.Ports)
-		}
-	}
-	// The config the collector reads is the file in examples/.
-	if len(col.Volumes) != 1 || len(col.Command) != 1 {
-		t.Fatalf("collector volumes %q, command %q", col.Volumes, col.Command)
-	}
-	parts := strings.Split(col.Volumes[0], ":")
-	if _, err := os.Stat(parts[0]); err != nil || col.Command[0] != "--config="+parts[1] {
-		t.Errorf("collector mounts %q and reads %q: want an existing file, read where it is mounted", col.Volumes[0], col.Command[0])
-	}
-
-	// Host ports are published once: both profiles together still start.
-	seen := map[string]string{}
-	for name, s := range c.Services {
-		for _, p := range s.Ports {
-			host := strings.Split(p, ":")[0]
-			if other, dup := seen[host]; dup {
-				t.Errorf("host port %s published by %s and %s", host, other, name)
-			}
-			seen[host] = name
-		}
-	}
-}
-
-type collectorConfig struct {
-	Receivers  map[string]any `yaml:"receivers"`
-	Processors map[string]any `yaml:"processors"`
-	Exporters  map[string]struct {
-		Endpoint string `yaml:"endpoint"`
-	} `yaml:"exporters"`
-	Extensions map[string]any `yaml:"extensions"`
-	Service    struct {
-		Extensions []string `yaml:"extensions"`
-		Pipelines  map[string]struct {
-			Receivers, Processors, Exporters []string
-		} `yaml:"pipelines"`
-	} `yaml:"service"`
-}
-
-// The collector configs are wired: every component a pipeline names is
-// defined, the memory limiter comes first and batching last, tail sampling
-// keeps errored and slow sessions.
-func TestCollectorConfigs(t *testing.T) {
-	for path, wantExporters := range map[string][]string{
-		"examples/otel-collector.yaml":            {"jaeger:4317"},
-		"examples/otel-collector-production.yaml": {"tempo-distributor.observability.svc:4317", "jaeger-collector.observability.svc:4317"},
-	} {
-		t.Run(filepath.Base(path), func(t *testing.T) {
-			var c collectorConfig
-			readYAML(t, path, &c)
-			traces, ok := c.Service.Pipelines["traces"]
-			if !ok {
-				t.Fatal("no traces pipeline")
-			}
-			for kind, names := range map[string][]string{"receiver": traces.Receivers, "processor": traces.Processors, "exporter": traces.Exporters, "extension": c.Service.Extensions} {
-				for _, n := range names {
-					defined := map[string]bool{}
-					switch kind {
-					case "receiver":
-						_, defined[n] = c.Receivers[n]
-					case "processor":
-						_, defined[n] = c.Processors[n]
-					case "exporter":
-						_, defined[n] = c.Exporters[n]
-					case "extension":
-						_, defined[n] = c.Extensions[n]
-					}
-					if !defined[n] {
-						t.Errorf("the pipeline uses %s %q, which is not defined", kind, n)
-					}
-				}
-			}
-			if p := traces.Processors; len(p) != 3 || p[0] != "memory_limiter" || p[1] != "tail_sampling" || p[2] != "batch" {
-				t.Errorf("processors %q, want memory_limiter, tail_sampling, batch", p)
-			}
-			var endpoints []string
-			for _, n := range traces.Exporters {
-				endpoints = append(endpoints, c.Exporters[n].Endpoint)
-			}
-			slices.Sort(endpoints)
-			slices.Sort(wantExporters)
-			if !slices.Equal(endpoints, wantExporters) {
-				t.Errorf("exports to %q, want %q", endpoints, wantExporters)
-			}
-			ts, _ := c.Processors["tail_sampling"].(map[string]any)
-			policies, _ := ts["policies"].([]any)
-			var types []string
-			for _, p := range policies {
-				types = append(types, p.(map[string]any)["type"].(string))
-			}
-			if !slices.Contains(types, "status_code") || !slices.Contains(types, "latency") {
-				t.Errorf("tail sampling policies %q: want errored and slow sessions kept", types)
-			}
-			if _, ok := c.Receivers["otlp"]; !ok || !slices.Contains(traces.Receivers, "otlp") {
-				t.Errorf("receivers %q: want OTLP in", traces.Receivers)
-			}
-		})
-	}
-}
-
 // The CI examples are valid YAML, run the agent through cursor-otel with
 // the collector from secrets, and fail their step when the agent fails,
-// though they pipe its output through tee.
+// though they pipe its output through tee. On GitHub, the project's action
+// installs cursor-otel as cursor-agent with the collector and the step
+// summary, and a later step runs cursor-agent.
 func TestCIExamples(t *testing.T) {
 	var gh struct {
 		Jobs map[string]struct {
 			Steps []struct {
+				Uses  string            `yaml:"uses"`
+				With  map[string]string `yaml:"with"`
 				Run   string            `yaml:"run"`
 				Shell string            `yaml:"shell"`
 				Env   map[string]string `yaml:"env"`
@@ -186,10 +47,13 @@ func TestCIExamples(t *testing.T) {
 	readYAML(t, "examples/github-actions.yml", &gh)
 	found := false
 	for _, job := range gh.Jobs {
+		installed := false
 		for _, s := range job.Steps {
-			if strings.Contains(s.Run, "cursor-otel") && strings.Contains(s.Run, `--summary "$GITHUB_STEP_SUMMARY"`) {
-				found = s.Env["OTEL_EXPORTER_OTLP_ENDPOINT"] == "${{ secrets.OTEL_EXPORTER_OTLP_ENDPOINT }}" &&
-					s.Env["CURSOR_API_KEY"] == "${{ secrets.CURSOR_API_KEY }}"
+			if strings.HasPrefix(s.Uses, "cursor-otel/cursor-otel@") {
+				installed = s.With["otlp-endpoint"] == "${{ secrets.OTEL_EXPORTER_OTLP_ENDPOINT }}" && s.With["summary"] != "false"
+			}
+			if installed && strings.Contains(s.Run, "cursor-agent -p") {
+				found = s.Env["CURSOR_API_KEY"] == "${{ secrets.CURSOR_API_KEY }}"
 				// GitHub runs a step's script with bash -e, or with
 				// -eo pipefail when the step says shell: bash.
 				flags := []string{"-e"}
@@ -203,7 +67,7 @@ func TestCIExamples(t *testing.T) {
 		}
 	}
 	if !found {
-		t.Error("github-actions.yml: no step runs cursor-otel with the collector and key from secrets and a step summary")
+		t.Error("github-actions.yml: no step runs cursor-agent, with the key from secrets, after the action installed cursor-otel with the collector from secrets and a step summary")
 	}
 
 	var gl map[string]struct {
@@ -230,8 +94,10 @@ func TestCIExamples(t *testing.T) {
 func runFailingAgentScript(t *testing.T, flags []string, script string) int {
 	t.Helper()
 	bin := t.TempDir()
-	if err := os.WriteFile(filepath.Join(bin, "cursor-otel"), []byte("#!/bin/sh\necho '{\"type\":\"result\"}'\nexit 3\n"), 0o755); err != nil {
-		t.Fatal(err)
+	for _, name := range []string{"cursor-otel", "cursor-agent"} { // cursor-otel, by either name
+		if err := os.WriteFile(filepath.Join(bin, name), []byte("#!/bin/sh\necho '{\"type\":\"result\"}'\nexit 3\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 	cmd := exec.Command("bash", append(flags, "-c", script)...)
 	cmd.Dir = t.TempDir()

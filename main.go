@@ -7,23 +7,23 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/alecthomas/kong"
 
 	"github.com/cursor-otel/cursor-otel/agent"
 	"github.com/cursor-otel/cursor-otel/compare"
+	"github.com/cursor-otel/cursor-otel/flush"
 	"github.com/cursor-otel/cursor-otel/hook"
+	"github.com/cursor-otel/cursor-otel/internal/detach"
 	"github.com/cursor-otel/cursor-otel/internal/oneline"
 	_ "github.com/cursor-otel/cursor-otel/internal/quietlog" // before the OpenTelemetry libraries log
 	"github.com/cursor-otel/cursor-otel/internal/version"
 	"github.com/cursor-otel/cursor-otel/replay"
 	"github.com/cursor-otel/cursor-otel/settings"
+	"github.com/cursor-otel/cursor-otel/spool"
 	"github.com/cursor-otel/cursor-otel/tracer"
 	"github.com/cursor-otel/cursor-otel/wrap"
 )
@@ -44,6 +44,7 @@ type cli struct {
 	Compare compareCmd `cmd:"" help:"Compare two sets of runs (--summary-json files or recordings) as a Markdown table; --fail-if sets thresholds."`
 	Hook    hookCmd    `cmd:"" help:"Handle one Cursor hook event on stdin (what a hooks.json entry runs)."`
 	Hooks   hooksCmd   `cmd:"" help:"Add cursor-otel's entries to hooks.json, or remove them."`
+	Flush   flushCmd   `cmd:"" help:"Send now the sessions earlier runs kept because no collector took them, and say how many went."`
 }
 
 const usage = `Run cursor-agent and trace it:
@@ -61,6 +62,23 @@ const statusUsage = 2
 
 // run parses the command line and runs it, returning the exit status.
 func run(argv0 string, args []string) int {
+	if agentArgs, ok := agentsAlone(agent.ProgramName(argv0), args); ok {
+		// Most runs: building kong's model of the command line costs more
+		// than the rest of cursor-otel's start, and there is nothing of
+		// cursor-otel's in it to parse.
+		tracer.Silence()
+		var status int
+		_ = (&runCmd{Args: agentArgs}).Run(&cli{}, &status)
+		return status
+	}
+	if hookAlone(agent.ProgramName(argv0), args) {
+		// Cursor runs a hook event for every step of a session, and waits
+		// for it: nothing to parse, so no kong.
+		tracer.Silence()
+		var status int
+		_ = (&hookCmd{}).Run(&cli{}, &status)
+		return status
+	}
 	var c cli
 	exit := -1
 	parser, err := kong.New(&c,
@@ -73,7 +91,7 @@ func run(argv0 string, args []string) int {
 		fmt.Fprintf(os.Stderr, "cursor-otel: %v\n", err)
 		return statusUsage
 	}
-	routed, err := route(filepath.Base(argv0), args, ownFlags(parser))
+	routed, err := route(agent.ProgramName(argv0), args, ownFlags(parser))
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "cursor-otel: %v; see cursor-otel --help\n", err)
 		return statusUsage
@@ -123,15 +141,47 @@ func route(name string, args []string, own map[string]bool) ([]string, error) {
 	}
 	mine, theirs := args[:i], args[i:]
 	if len(theirs) > 0 {
-		switch theirs[0] {
-		case "replay", "version", "compare", "hook", "hooks", "--help", "-h":
+		switch {
+		case slices.Contains(ownCommands, theirs[0]):
 			return args, nil
-		case "--":
+		case theirs[0] == "--":
 			theirs = theirs[1:]
 		}
 	}
 	return slices.Concat(mine, []string{"run", "--"}, theirs), nil
 }
+
+// agentsAlone returns the arguments of a command line that are all
+// cursor-agent's, as route would route it: named cursor-agent or agent,
+// or one whose first argument is neither a long flag (only cursor-otel's
+// own are long flags that come first), nor -h, nor one of cursor-otel's
+// own commands; after a leading --, the rest. ok is false for anything
+// else, which kong then parses.
+func agentsAlone(name string, args []string) (agentArgs []string, ok bool) {
+	// The result starts with the -- that runCmd takes off, as route's
+	// does: an agent's own leading -- is kept.
+	mine := append([]string{"--"}, args...)
+	if name == "cursor-agent" || name == "agent" || len(args) == 0 {
+		return mine, true
+	}
+	switch first := args[0]; {
+	case first == "--":
+		return args, true
+	case strings.HasPrefix(first, "--"), slices.Contains(ownCommands, first):
+		return nil, false
+	}
+	return mine, true
+}
+
+// hookAlone says the command line is a hook event's, as hooks.json
+// entries write it: cursor-otel hook, and nothing else.
+func hookAlone(name string, args []string) bool {
+	return name != "cursor-agent" && name != "agent" && len(args) == 1 && args[0] == "hook"
+}
+
+// ownCommands are the first arguments that are cursor-otel's, not
+// cursor-agent's.
+var ownCommands = []string{"replay", "version", "compare", "hook", "hooks", "flush", "--help", "-h"}
 
 // ownFlags are cursor-otel's flags by long name, each saying whether it is
 // a switch (takes no separate value).
@@ -161,7 +211,7 @@ func (r *runCmd) Run(c *cli, status *int) error {
 	s, problems := settings.Load(c.Flags, os.Getenv)
 	*status = wrap.Run(context.Background(), wrap.Config{
 		Settings: s, Problems: problems, Args: args, Environ: os.Environ(), Self: self(),
-		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, DeliverKept: deliverKept(s),
 	})
 	return nil
 }
@@ -174,6 +224,13 @@ func self() agent.Self {
 		s.Program = bi.Path
 	}
 	return s
+}
+
+// hookProgram is this program as hooks.json entries name it: its own
+// entries are known by what they run, not by the binary's name.
+func hookProgram() hook.Program {
+	me := self()
+	return hook.Program{Path: me.Path, Is: me.Is}
 }
 
 type replayCmd struct {
@@ -192,7 +249,7 @@ func (r *replayCmd) Run(c *cli, status *int) error {
 	}
 	*status = replay.Run(context.Background(), replay.Config{
 		Settings: s, Files: r.Files, Now: r.Now, Environ: os.Environ(), Getenv: os.Getenv,
-		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, DeliverKept: deliverKept(s),
 	})
 	return nil
 }
@@ -215,35 +272,61 @@ func (r *compareCmd) Run(c *cli, status *int) error {
 	return nil
 }
 
-type hookCmd struct {
-	Flush bool `hidden:"" help:"Export what the hooks spooled (started by the hook itself)."`
-}
+type hookCmd struct{}
 
-// Run handles one hook event, or (--flush) exports in the background.
-// Always status 0, and silent: a hook's output and failures show in the
-// user's transcript.
+// Run handles one hook event. Always status 0, and silent: a hook's
+// output and failures show in the user's transcript.
 func (h *hookCmd) Run(c *cli, status *int) error {
 	s, problems := settings.Load(c.Flags, os.Getenv)
 	dir := hook.DefaultStateDir(os.Environ())
-	if h.Flush {
-		if problems == nil {
-			hook.Flush(context.Background(), hook.FlushConfig{Settings: s, Environ: os.Environ(), Getenv: os.Getenv, StateDir: dir})
-		}
-		return nil
+	var pending func() bool
+	if problems == nil && s.Spool != "" {
+		pending = spool.Open(s.Spool, s.SpoolMax).Pending
 	}
 	*status = hook.Run(hook.Config{Settings: s, Problems: problems, Environ: os.Environ(), Stdin: os.Stdin, Stdout: os.Stdout,
-		StateDir: dir, Flusher: startFlusher})
+		StateDir: dir, Flusher: startFlusher, Kept: pending})
 	return nil
 }
 
-// startFlusher starts "cursor-otel hook --flush" on its own, in a session
-// of its own, and does not wait for it: the hook answers now.
+type flushCmd struct {
+	Background bool `hidden:"" help:"Started by another run: print nothing, give up after a minute."`
+}
+
+// Run exports what the hooks recorded and not yet exported, then
+// delivers what earlier runs kept.
+func (f *flushCmd) Run(c *cli, status *int) error {
+	s, problems := settings.Load(c.Flags, os.Getenv)
+	if problems != nil {
+		if !f.Background {
+			fmt.Fprintf(os.Stderr, "cursor-otel: %v\n", problems)
+			*status = statusUsage
+		}
+		return nil
+	}
+	ctx := context.Background()
+	if f.Background {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, flush.BackgroundTimeout)
+		defer cancel()
+	}
+	hook.Flush(ctx, hook.FlushConfig{Settings: s, Environ: os.Environ(), Getenv: os.Getenv, StateDir: hook.DefaultStateDir(os.Environ())})
+	*status = flush.Run(ctx, flush.Config{Settings: s, Getenv: os.Getenv, Environ: os.Environ(), Stdout: os.Stdout, Stderr: os.Stderr, Background: f.Background})
+	return nil
+}
+
+// startFlusher starts "cursor-otel flush --background" on its own, out of
+// this process's session, and does not wait for it: the hook answers now.
 func startFlusher(dir string) {
-	cmd := exec.Command(self().Path, "hook", "--flush")
-	cmd.Env = append(os.Environ(), "CURSOR_OTEL_STATE_DIR="+dir)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if cmd.Start() == nil {
-		_ = cmd.Process.Release()
+	_ = detach.Start(self().Path, []string{"flush", "--background"}, append(os.Environ(), "CURSOR_OTEL_STATE_DIR="+dir))
+}
+
+// deliverKept starts a background delivery of what earlier runs kept, if
+// anything is: a run never waits for it.
+func deliverKept(s settings.Settings) func() {
+	return func() {
+		if s.Spool != "" && spool.Open(s.Spool, s.SpoolMax).Pending() {
+			_ = detach.Start(self().Path, []string{"flush", "--background"}, os.Environ())
+		}
 	}
 }
 
@@ -258,7 +341,7 @@ type hooksInstallCmd struct {
 
 func (h *hooksInstallCmd) Run(status *int) error {
 	return editHooks(h.Project, status, func(path string) (string, error) {
-		changed, err := hook.Install(path, self().Path)
+		changed, err := hook.Install(path, hookProgram())
 		said := "already installed in"
 		if changed {
 			said = "installed in"
@@ -273,7 +356,7 @@ type hooksUninstallCmd struct {
 
 func (h *hooksUninstallCmd) Run(status *int) error {
 	return editHooks(h.Project, status, func(path string) (string, error) {
-		changed, err := hook.Uninstall(path)
+		changed, err := hook.Uninstall(path, hookProgram())
 		said := "not installed in"
 		if changed {
 			said = "removed from"

@@ -51,30 +51,11 @@ func prometheusNames(t *testing.T, rms []*metricspb.ResourceMetrics) (names, lab
 	return names, append(labels, "le")
 }
 
-// The metrics example is wired: the collector's metrics pipeline adds up
-// deltas before Prometheus' exporter, on the port Prometheus scrapes; every
-// series and label the Grafana dashboard queries is one a replay with the
-// example's settings exports.
+// Every series and label the Grafana dashboard queries is one a replay
+// exports, named as the collector's Prometheus exporter names it (the
+// collectors' own series aside: span metrics, sampling counts). test/collector runs the
+// dashboard's queries against a real Prometheus fed by the collectors.
 func TestMetricsExample(t *testing.T) {
-	var c collectorConfig
-	readYAML(t, "examples/otel-collector-metrics.yaml", &c)
-	metrics, traces := c.Service.Pipelines["metrics"], c.Service.Pipelines["traces"]
-	if !slices.Equal(metrics.Processors, []string{"memory_limiter", "deltatocumulative", "batch"}) || !slices.Equal(metrics.Exporters, []string{"prometheus"}) {
-		t.Errorf("metrics pipeline %+v", metrics)
-	}
-	if c.Exporters["otlp/jaeger"].Endpoint != "jaeger:4317" || !slices.Equal(traces.Exporters, []string{"otlp/jaeger"}) {
-		t.Errorf("traces pipeline %+v", traces)
-	}
-	var prom struct {
-		ScrapeConfigs []struct {
-			StaticConfigs []struct{ Targets []string } `yaml:"static_configs"`
-		} `yaml:"scrape_configs"`
-	}
-	readYAML(t, "examples/prometheus.yml", &prom)
-	if len(prom.ScrapeConfigs) != 1 || !slices.Equal(prom.ScrapeConfigs[0].StaticConfigs[0].Targets, []string{"otel-collector-metrics:" + strings.Split(c.Exporters["prometheus"].Endpoint, ":")[1]}) {
-		t.Errorf("prometheus scrapes %+v, the collector serves %s", prom.ScrapeConfigs, c.Exporters["prometheus"].Endpoint)
-	}
-
 	recv := otlptest.StartGRPC(t)
 	r := runBinary(t, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE=delta",
 		"CURSOR_OTEL_STALL_THRESHOLD=1s", "GITHUB_ACTIONS=true", "GITHUB_WORKFLOW=agent"},
@@ -120,6 +101,9 @@ func TestMetricsExample(t *testing.T) {
 		exprs = append(exprs, v.Query)
 	}
 	for _, expr := range exprs {
+		if strings.Contains(expr, "traces_span_metrics_") || strings.Contains(expr, "otelcol_") {
+			continue // the collectors' own series
+		}
 		if m := nameRegex.FindStringSubmatch(expr); m != nil {
 			re := regexp.MustCompile("^" + m[1] + "$")
 			if !slices.ContainsFunc(names, re.MatchString) {

@@ -85,7 +85,7 @@ func TestWrapCollectorRestart(t *testing.T) {
 	}
 	recv := otlptest.StartGRPC(t)
 	cmd := exec.Command(binary, streamArgs()...)
-	cmd.Env = withBaseEnv(t, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "OTEL_BSP_SCHEDULE_DELAY=50",
+	cmd.Env = withBaseEnv(t, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "OTEL_BSP_SCHEDULE_DELAY=50", "CURSOR_OTEL_LIVE_SPANS=true",
 		"CURSOR_OTEL_AGENT=" + fakeAgent, "FAKEAGENT_STREAM=" + path, "FAKEAGENT_LINE_DELAY=1ms",
 		fmt.Sprintf("FAKEAGENT_GATES=%d,%d", gates[0], gates[1])})
 	gate, err := cmd.StdinPipe()

@@ -120,8 +120,10 @@ func runStarted(t testing.TB, cmd *exec.Cmd, start func()) result {
 	return r
 }
 
+// withBaseEnv is env over a PATH and a HOME of the test's own, with the
+// spool off: a test of the spool names one.
 func withBaseEnv(t testing.TB, env []string) []string {
-	base := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}
+	base := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "CURSOR_OTEL_SPOOL=off"}
 	for _, kv := range env {
 		k, _, _ := strings.Cut(kv, "=")
 		base = slices.DeleteFunc(base, func(b string) bool { return strings.HasPrefix(b, k+"=") })

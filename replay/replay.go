@@ -30,6 +30,9 @@ type Config struct {
 	Stdin    io.Reader
 	Stdout   io.Writer
 	Stderr   io.Writer
+	// DeliverKept starts delivering, in the background, what earlier runs
+	// kept. Nil starts nothing.
+	DeliverKept func()
 }
 
 // Run replays each file as its own stream, prints each trace as a tree, and
@@ -38,6 +41,9 @@ type Config struct {
 // named fails.
 func Run(ctx context.Context, c Config) int {
 	longer := memoryLimit(c.Getenv)
+	if c.DeliverKept != nil {
+		c.DeliverKept()
+	}
 	s := c.Settings
 	status := 0
 	redactor := s.Redactor(c.Environ)
