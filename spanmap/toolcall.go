@@ -186,7 +186,9 @@ func merge(started, done parse.ToolCall) parse.ToolCall {
 	if len(c.Args) == 0 {
 		c.Args = done.Args
 	}
-	if done.Subagent != nil {
+	if done.Subagent != nil && c.Name == done.Name {
+		// A subagent belongs to a task; a completion naming another tool
+		// than its start does not make the started call one.
 		sub := *done.Subagent
 		if s := started.Subagent; s != nil {
 			sub.ID, sub.Type = cmp.Or(s.ID, sub.ID), cmp.Or(s.Type, sub.Type)
