@@ -27,8 +27,10 @@ func Dense(w io.Writer, size int64, recordings [][]byte, recorded Counts) (Count
 			if _, err := w.Write(buf); err != nil {
 				return total, fmt.Errorf("write recording: %w", err)
 			}
+			// Counted as written, not from recorded: a caller that
+			// passes no byte count must not make this loop for ever.
+			total.Bytes += int64(len(buf))
 		}
-		total.Bytes += recorded.Bytes
 		total.Lines += recorded.Lines
 		total.Sessions += recorded.Sessions
 		total.ToolCalls += recorded.ToolCalls
