@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -51,6 +52,15 @@ type Dir struct {
 	Path string
 	Max  int64 // bytes; DefaultMax when zero
 	now  func() time.Time
+
+	// What this process knows of the spool's size, so that Keep lists the
+	// directory only when the bound may be near: a replay with no
+	// collector keeps thousands of sessions, one batch at a time, and a
+	// listing each time made it quadratic (half its time at 4,520).
+	mu        sync.Mutex
+	listed    bool  // the directory has been listed once
+	estimate  int64 // bytes kept, as last listed plus what this process wrote since
+	sinceList int64 // bytes this process wrote since the last listing
 }
 
 // Open is the spool in path, holding at most max bytes (DefaultMax when
@@ -91,18 +101,38 @@ func (d *Dir) Keep(spans []sdktrace.ReadOnlySpan) (Kept, error) {
 		byTrace[id] = append(byTrace[id], s)
 	}
 	stamp := d.now().UnixNano()
+	var written int64
 	for _, id := range order {
 		for i, part := range parts(byTrace[id]) {
 			name := fmt.Sprintf("%020d-%s-%d-%03d%s", stamp, id, os.Getpid(), i, partSuffix)
-			if err := d.write(name, part); err != nil {
+			n, err := d.write(name, part)
+			if err != nil {
 				return k, err
 			}
+			written += n
 			k.Spans += len(part)
 		}
 		k.Sessions++
 	}
-	k.Dropped = d.evict()
+	k.Dropped = d.bound(written)
 	return k, nil
+}
+
+// bound keeps the spool within Max after this process wrote written
+// bytes: it lists the directory the first time, when its estimate is past
+// Max, and after every sixteenth of Max written (other processes write
+// too), and otherwise only counts.
+func (d *Dir) bound(written int64) (dropped int) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.estimate += written
+	d.sinceList += written
+	if d.listed && d.estimate <= d.Max && d.sinceList < d.Max/16 {
+		return 0
+	}
+	dropped, d.estimate = d.evict()
+	d.listed, d.sinceList = true, 0
+	return dropped
 }
 
 // parts cuts one session's spans into exports of at most partSpans spans
@@ -123,14 +153,14 @@ func parts(spans []sdktrace.ReadOnlySpan) [][]sdktrace.ReadOnlySpan {
 
 // write writes one part under a temporary name and renames it into place,
 // so that a reader sees it whole or not at all.
-func (d *Dir) write(name string, spans []sdktrace.ReadOnlySpan) error {
+func (d *Dir) write(name string, spans []sdktrace.ReadOnlySpan) (int64, error) {
 	b, err := encode(toOTLP(spans))
 	if err != nil {
-		return err
+		return 0, err
 	}
 	f, err := os.CreateTemp(d.Path, ".part-*")
 	if err != nil {
-		return fmt.Errorf("spool: %w", err)
+		return 0, fmt.Errorf("spool: %w", err)
 	}
 	// No fsync: a part cut short by a crash fails its checksum and is
 	// dropped, saying so; one sync a part would slow a replay to the disk's pace.
@@ -143,9 +173,9 @@ func (d *Dir) write(name string, spans []sdktrace.ReadOnlySpan) error {
 	}
 	if err != nil {
 		_ = os.Remove(f.Name())
-		return fmt.Errorf("spool: %w", err)
+		return 0, fmt.Errorf("spool: %w", err)
 	}
-	return nil
+	return int64(len(b)), nil
 }
 
 // part is a part file as listed.
@@ -209,17 +239,15 @@ func (d *Dir) Pending() bool {
 // bound, and counts them for the next delivery to say. A writer runs it
 // whether or not a deliverer is at work: waiting for one would hold up
 // the run, and a part dropped while being sent is at worst both sent and
-// counted dropped, never sent twice.
-func (d *Dir) evict() int {
+// counted dropped, never sent twice. It returns the bytes left.
+func (d *Dir) evict() (dropped int, total int64) {
 	parts, err := d.list()
 	if err != nil {
-		return 0
+		return 0, 0
 	}
-	var total int64
 	for _, p := range parts {
 		total += p.size
 	}
-	dropped := 0
 	for len(parts) > 0 && total > d.Max {
 		oldest := parts[0].trace
 		dropped++
@@ -236,7 +264,7 @@ func (d *Dir) evict() int {
 	if dropped > 0 {
 		d.addDropped(dropped)
 	}
-	return dropped
+	return dropped, total
 }
 
 func (d *Dir) addDropped(n int) {

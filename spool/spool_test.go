@@ -299,3 +299,23 @@ func TestStalePartsAreRemoved(t *testing.T) {
 		t.Error("the part being written was removed")
 	}
 }
+
+// A replay with no collector keeps thousands of sessions, a batch at a
+// time; keeping stays linear in them (the directory is not listed at
+// every batch).
+func BenchmarkKeepManySessions(b *testing.B) {
+	batches := make([][]sdktrace.ReadOnlySpan, 100)
+	for i := range batches {
+		for j := range 40 {
+			batches[i] = append(batches[i], session(byte(j), 2)...)
+		}
+	}
+	for b.Loop() {
+		d := Open(filepath.Join(b.TempDir(), "spool"), 0)
+		for _, batch := range batches {
+			if _, err := d.Keep(batch); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
