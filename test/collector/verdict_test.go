@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"strings"
 	"testing"
 	"time"
 )
@@ -46,7 +47,11 @@ func (tr *tier) delivered() delivered {
 // whose spans all came at its end.
 func (f *fleet) atRisk(s *session, afterRoot time.Duration) bool {
 	from := s.started
-	if f.wholeOnEnd {
+	if f.wholeOnEnd && !s.replay() {
+		// A wrapped session exports when the agent ends. A replay's whole
+		// life is its export: one held up by a gateway waiting on the
+		// killed sampler (5 s, seen here on a loaded machine) began at
+		// the replay's start, not at its end.
 		from = s.ended
 	}
 	const slack = 2 * time.Second
@@ -60,6 +65,9 @@ func (f *fleet) atRisk(s *session, afterRoot time.Duration) bool {
 	}
 	return false
 }
+
+// replay says s is a cursor-otel replay, not a wrapped run.
+func (s *session) replay() bool { return strings.HasPrefix(s.kind, "replay ") }
 
 // must says the samplers have to keep s: it failed or was slow.
 func (s *session) must() bool { return s.fails || s.slow }
