@@ -148,6 +148,7 @@ func runBlock(t *testing.T, root string, b runnableBlock) {
 		"PATH=" + filepath.Dir(binary) + string(os.PathListSeparator) + os.Getenv("PATH"),
 		"HOME=" + home,
 	}
+	env = append(env, cover.env...)
 	for _, s := range b.steps {
 		// The pages say "go run ." where a newcomer has a checkout and no
 		// binary yet: the built binary is the same program.

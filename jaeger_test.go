@@ -101,7 +101,7 @@ func runFailingAgentScript(t *testing.T, flags []string, script string) int {
 	}
 	cmd := exec.Command("bash", append(flags, "-c", script)...)
 	cmd.Dir = t.TempDir()
-	cmd.Env = []string{"PATH=" + bin + ":/usr/bin:/bin", "GITHUB_STEP_SUMMARY=" + filepath.Join(cmd.Dir, "summary.md")}
+	cmd.Env = append([]string{"PATH=" + bin + ":/usr/bin:/bin", "GITHUB_STEP_SUMMARY=" + filepath.Join(cmd.Dir, "summary.md")}, cover.env...)
 	err := cmd.Run()
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {
@@ -128,7 +128,7 @@ func TestUseAsCursorAgentSnippet(t *testing.T) {
 	}
 	install := func(args ...string) (string, error) {
 		cmd := exec.Command("sh", append([]string{"examples/use-as-cursor-agent.sh"}, args...)...)
-		cmd.Env = []string{"HOME=" + home, "PATH=/usr/bin:/bin"}
+		cmd.Env = append([]string{"HOME=" + home, "PATH=/usr/bin:/bin"}, cover.env...)
 		out, err := cmd.CombinedOutput()
 		return string(out), err
 	}
@@ -254,7 +254,7 @@ esac
 		cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script)
 		cmd.Dir = dir
 		summary, log := filepath.Join(dir, "summary.md"), filepath.Join(dir, "gh.log")
-		cmd.Env = []string{"PATH=" + bin + ":/usr/bin:/bin", "GITHUB_STEP_SUMMARY=" + summary, "GH_LOG=" + log, "PR=7"}
+		cmd.Env = append([]string{"PATH=" + bin + ":/usr/bin:/bin", "GITHUB_STEP_SUMMARY=" + summary, "GH_LOG=" + log, "PR=7"}, cover.env...)
 		out, err := cmd.CombinedOutput()
 		code := 0
 		var exit *exec.ExitError

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -27,6 +28,9 @@ var treeHeader = regexp.MustCompile(`(?m)^trace [0-9a-f]{32}`)
 // binary is cursor-otel built from this tree for the end-to-end tests.
 var binary string
 
+// cover is how binary counts in go test -cover (see testCoverage).
+var cover coverage
+
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "cursor-otel-e2e")
 	if err != nil {
@@ -34,7 +38,10 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binary = filepath.Join(dir, "cursor-otel")
-	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+	flag.Parse()
+	cover = testCoverage()
+	build := append(append([]string{"build"}, cover.buildFlags...), "-o", binary, ".")
+	if out, err := exec.Command("go", build...).CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "build cursor-otel: %v\n%s", err, out)
 		os.Exit(1)
 	}

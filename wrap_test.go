@@ -123,7 +123,7 @@ func runStarted(t testing.TB, cmd *exec.Cmd, start func()) result {
 // withBaseEnv is env over a PATH and a HOME of the test's own, with the
 // spool off: a test of the spool names one.
 func withBaseEnv(t testing.TB, env []string) []string {
-	base := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "CURSOR_OTEL_SPOOL=off"}
+	base := append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "CURSOR_OTEL_SPOOL=off"}, cover.env...)
 	for _, kv := range env {
 		k, _, _ := strings.Cut(kv, "=")
 		base = slices.DeleteFunc(base, func(b string) bool { return strings.HasPrefix(b, k+"=") })
