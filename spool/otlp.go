@@ -21,8 +21,9 @@ import (
 // spans to it and back, so that the exporter the user configured (its
 // endpoint, headers, TLS, compression) sends them later as it would have.
 
-// toOTLP is spans as TracesData, grouped by resource and scope.
-func toOTLP(spans []sdktrace.ReadOnlySpan) *tracepb.TracesData {
+// toOTLP is spans as TracesData, grouped by resource and scope; pb is
+// their OTLP form (convert), one for one.
+func toOTLP(spans []sdktrace.ReadOnlySpan, pb []*tracepb.Span) *tracepb.TracesData {
 	td := &tracepb.TracesData{}
 	type key struct {
 		res   attribute.Distinct
@@ -30,7 +31,7 @@ func toOTLP(spans []sdktrace.ReadOnlySpan) *tracepb.TracesData {
 	}
 	resources := map[attribute.Distinct]*tracepb.ResourceSpans{}
 	scopes := map[key]*tracepb.ScopeSpans{}
-	for _, s := range spans {
+	for i, s := range spans {
 		res := s.Resource()
 		if res == nil {
 			res = resource.Empty()
@@ -50,9 +51,18 @@ func toOTLP(spans []sdktrace.ReadOnlySpan) *tracepb.TracesData {
 			scopes[k] = ss
 			rs.ScopeSpans = append(rs.ScopeSpans, ss)
 		}
-		ss.Spans = append(ss.Spans, spanToOTLP(s))
+		ss.Spans = append(ss.Spans, pb[i])
 	}
 	return td
+}
+
+// convert is spans in their OTLP form, one for one.
+func convert(spans []sdktrace.ReadOnlySpan) []*tracepb.Span {
+	pb := make([]*tracepb.Span, len(spans))
+	for i, s := range spans {
+		pb[i] = spanToOTLP(s)
+	}
+	return pb
 }
 
 func spanToOTLP(s sdktrace.ReadOnlySpan) *tracepb.Span {

@@ -20,6 +20,7 @@ import (
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
+	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/cursor-otel/cursor-otel/internal/filelock"
@@ -103,14 +104,16 @@ func (d *Dir) Keep(spans []sdktrace.ReadOnlySpan) (Kept, error) {
 	stamp := d.now().UnixNano()
 	var written int64
 	for _, id := range order {
-		for i, part := range parts(byTrace[id]) {
+		spans := byTrace[id]
+		pb := convert(spans) // once: the parts are cut by its size, and written from it
+		for i, r := range parts(pb) {
 			name := fmt.Sprintf("%020d-%s-%d-%03d%s", stamp, id, os.Getpid(), i, partSuffix)
-			n, err := d.write(name, part)
+			n, err := d.write(name, toOTLP(spans[r.from:r.to], pb[r.from:r.to]))
 			if err != nil {
 				return k, err
 			}
 			written += n
-			k.Spans += len(part)
+			k.Spans += r.to - r.from
 		}
 		k.Sessions++
 	}
@@ -135,26 +138,29 @@ func (d *Dir) bound(written int64) (dropped int) {
 	return dropped
 }
 
-// parts cuts one session's spans into exports of at most partSpans spans
-// and about partBytes.
-func parts(spans []sdktrace.ReadOnlySpan) [][]sdktrace.ReadOnlySpan {
-	var out [][]sdktrace.ReadOnlySpan
+// cut is where a part lies in its session's spans: [from, to).
+type cut struct{ from, to int }
+
+// parts cuts one session's spans, in their OTLP form, into exports of at
+// most partSpans spans and about partBytes.
+func parts(spans []*tracepb.Span) []cut {
+	var out []cut
 	start, size := 0, 0
 	for i, s := range spans {
-		n := proto.Size(spanToOTLP(s))
+		n := proto.Size(s)
 		if i > start && (i-start >= partSpans || size+n > partBytes) {
-			out = append(out, spans[start:i])
+			out = append(out, cut{start, i})
 			start, size = i, 0
 		}
 		size += n
 	}
-	return append(out, spans[start:])
+	return append(out, cut{start, len(spans)})
 }
 
 // write writes one part under a temporary name and renames it into place,
 // so that a reader sees it whole or not at all.
-func (d *Dir) write(name string, spans []sdktrace.ReadOnlySpan) (int64, error) {
-	b, err := encode(toOTLP(spans))
+func (d *Dir) write(name string, td *tracepb.TracesData) (int64, error) {
+	b, err := encode(td)
 	if err != nil {
 		return 0, err
 	}

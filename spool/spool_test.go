@@ -253,7 +253,8 @@ func TestSecondDelivererIsTurnedAway(t *testing.T) {
 // Whatever bytes a part file holds, reading it is an answer, never a
 // panic, and a file cut short is never read as a smaller part.
 func FuzzDecode(f *testing.F) {
-	good, _ := encode(toOTLP(session(1, 3)))
+	s := session(1, 3)
+	good, _ := encode(toOTLP(s, convert(s)))
 	f.Add(good)
 	f.Add(good[:len(good)/2])
 	f.Add([]byte("cursor-otel spool 1\n\x00\x00\x00\x00"))
