@@ -1,6 +1,7 @@
 package tracer
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -20,10 +21,9 @@ import (
 // one export at a time, each bounded by the exporter's own timeout
 // (OTEL_EXPORTER_OTLP_TIMEOUT, 10s by default).
 type Delivery struct {
-	exp          sdktrace.SpanExporter
-	conns        conns
-	Endpoint     string
-	UserEndpoint bool
+	exp      sdktrace.SpanExporter
+	conns    conns
+	Endpoint string
 }
 
 // ErrNoOTLP says the settings export no spans over OTLP, so there is
@@ -40,21 +40,14 @@ func NewDelivery(ctx context.Context, cfg Config) (*Delivery, error) {
 		return nil, errors.Join(problems...)
 	}
 	if !slices.Contains(s.traces.exporters, "otlp") {
-		return nil, fmt.Errorf("%w (OTEL_TRACES_EXPORTER=%s)", ErrNoOTLP, cmpOr(cfg.Getenv("OTEL_TRACES_EXPORTER"), "none"))
+		return nil, fmt.Errorf("%w (OTEL_TRACES_EXPORTER=%s)", ErrNoOTLP, cmp.Or(cfg.Getenv("OTEL_TRACES_EXPORTER"), "none"))
 	}
 	p := &Provider{settings: s, conns: conns{}}
 	exp, err := p.otlpExporter(ctx, 2*time.Second)
 	if err != nil {
 		return nil, err
 	}
-	return &Delivery{exp: exp, conns: p.conns, Endpoint: s.traces.endpoint, UserEndpoint: s.traces.userEndpoint}, nil
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
+	return &Delivery{exp: exp, conns: p.conns, Endpoint: s.traces.endpoint}, nil
 }
 
 // Export is the delivery as the spool takes it.
