@@ -284,7 +284,7 @@ func (h *hookCmd) Run(c *cli, status *int) error {
 		pending = spool.Open(s.Spool, s.SpoolMax).Pending
 	}
 	*status = hook.Run(hook.Config{Settings: s, Problems: problems, Environ: os.Environ(), Stdin: os.Stdin, Stdout: os.Stdout,
-		StateDir: dir, Flusher: startFlusher, Kept: pending})
+		StateDir: dir, Flusher: func(dir string) { startFlusher("CURSOR_OTEL_STATE_DIR=" + dir) }, Kept: pending})
 	return nil
 }
 
@@ -315,9 +315,10 @@ func (f *flushCmd) Run(c *cli, status *int) error {
 }
 
 // startFlusher starts "cursor-otel flush --background" on its own, out of
-// this process's session, and does not wait for it: the hook answers now.
-func startFlusher(dir string) {
-	_ = detach.Start(self().Path, []string{"flush", "--background"}, append(os.Environ(), "CURSOR_OTEL_STATE_DIR="+dir))
+// this process's session, and does not wait for it: the hook or the run
+// goes on now. env is added to this process's environment.
+func startFlusher(env ...string) {
+	_ = detach.Start(self().Path, []string{"flush", "--background"}, append(os.Environ(), env...))
 }
 
 // deliverKept starts a background delivery of what earlier runs kept, if
@@ -325,7 +326,7 @@ func startFlusher(dir string) {
 func deliverKept(s settings.Settings) func() {
 	return func() {
 		if s.Spool != "" && spool.Open(s.Spool, s.SpoolMax).Pending() {
-			_ = detach.Start(self().Path, []string{"flush", "--background"}, os.Environ())
+			startFlusher()
 		}
 	}
 }

@@ -58,9 +58,8 @@ func (t *Table) find(model string) (Quote, bool) {
 }
 
 // Warm builds the built-in tables and compiles their patterns, which the
-// first quote would otherwise do: a wrapped run calls it on a goroutine
-// of its own while the agent runs, so that pricing the session at its end
-// costs a lookup.
+// first quote would otherwise do: a wrapped run calls it while the agent
+// runs, so that pricing the session at its end costs a lookup.
 func Warm() {
 	Candidates("warm-1m")
 	for _, p := range snapshot() {
