@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"github.com/cursor-otel/cursor-otel/internal/oneline"
 	"strings"
 
 	"github.com/cursor-otel/cursor-otel/pricing"
@@ -12,7 +13,7 @@ import (
 // median of its runs, with their range when there are several; the sum
 // for counts of failures) and the change.
 func table(b *strings.Builder, fs []figure, base, new []summary.Report) {
-	fmt.Fprintf(b, "| | base (%s) | new (%s) | change |\n|---|---:|---:|---:|\n", runs(len(base)), runs(len(new)))
+	fmt.Fprintf(b, "| | base (%s) | new (%s) | change |\n|---|---:|---:|---:|\n", oneline.Count(len(base), "run"), oneline.Count(len(new), "run"))
 	for _, f := range fs {
 		bs, ns := sideOf(f, base), sideOf(f, new)
 		bv, bok := bs.value()
@@ -29,13 +30,6 @@ func table(b *strings.Builder, fs []figure, base, new []summary.Report) {
 		}
 		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", f.label, cell(f, bs), cell(f, ns), change)
 	}
-}
-
-func runs(n int) string {
-	if n == 1 {
-		return "1 run"
-	}
-	return fmt.Sprintf("%d runs", n)
 }
 
 // cell is one side's value, with its spread over several runs; a side

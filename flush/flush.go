@@ -79,28 +79,21 @@ func Run(ctx context.Context, c Config) int {
 func Say(r spool.Delivery, endpoint, dir string) string {
 	var parts []string
 	if r.Sessions > 0 || r.Err == nil && r.Rejected == 0 && r.Damaged == 0 {
-		parts = append(parts, fmt.Sprintf("delivered %s (%s) to %s", count(r.Sessions, "session"), count(r.Spans, "span"), endpoint))
+		parts = append(parts, fmt.Sprintf("delivered %s (%s) to %s", oneline.Count(r.Sessions, "session"), oneline.Count(r.Spans, "span"), endpoint))
 	}
 	if r.Err != nil {
-		parts = append(parts, fmt.Sprintf("collector at %s: %s; %s still kept in %s", endpoint, tracer.Reason(r.Err), count(r.Left, "session"), dir))
+		parts = append(parts, fmt.Sprintf("collector at %s: %s; %s still kept in %s", endpoint, tracer.Reason(r.Err), oneline.Count(r.Left, "session"), dir))
 	}
 	if r.Rejected > 0 {
-		parts = append(parts, fmt.Sprintf("%s refused by the collector as malformed (%s), dropped", count(r.Rejected, "session"), tracer.Reason(r.RejectedErr)))
+		parts = append(parts, fmt.Sprintf("%s refused by the collector as malformed (%s), dropped", oneline.Count(r.Rejected, "session"), tracer.Reason(r.RejectedErr)))
 	}
 	if r.Damaged > 0 {
-		parts = append(parts, fmt.Sprintf("%s damaged (cut short or overwritten), dropped", count(r.Damaged, "kept file")))
+		parts = append(parts, fmt.Sprintf("%s damaged (cut short or overwritten), dropped", oneline.Count(r.Damaged, "kept file")))
 	}
 	if r.Dropped > 0 {
-		parts = append(parts, fmt.Sprintf("%s dropped earlier, oldest first, to keep the spool within CURSOR_OTEL_SPOOL_MAX", count(r.Dropped, "session")))
+		parts = append(parts, fmt.Sprintf("%s dropped earlier, oldest first, to keep the spool within CURSOR_OTEL_SPOOL_MAX", oneline.Count(r.Dropped, "session")))
 	}
 	return strings.Join(parts, "; ")
-}
-
-func count(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // done says what happened: on stdout (or stderr, for a failure) in the

@@ -3,6 +3,7 @@ package summary
 import (
 	"cmp"
 	"fmt"
+	"github.com/cursor-otel/cursor-otel/internal/oneline"
 	"slices"
 	"strings"
 
@@ -158,10 +159,10 @@ func leftOutLine(r Report, left []bar) string {
 	}
 	var parts []string
 	if models > 0 {
-		parts = append(parts, plural(models, "model call"))
+		parts = append(parts, oneline.Count(models, "model call"))
 	}
 	if tools > 0 {
-		parts = append(parts, plural(tools, "tool call"))
+		parts = append(parts, oneline.Count(tools, "tool call"))
 	}
 	line := fmt.Sprintf("The chart shows %d of the %d calls: every failed one and the slowest. Left out: %s, each %s or shorter",
 		ChartBars, len(r.ModelCalls)+len(r.ToolCalls), strings.Join(parts, " and "), dur(longest))
@@ -169,13 +170,6 @@ func leftOutLine(r Report, left []bar) string {
 		line += fmt.Sprintf(", %d of them failed", failed)
 	}
 	return line + "."
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }
 
 func latestEnd(bars []bar) int64 {

@@ -28,3 +28,14 @@ func TestSize(t *testing.T) {
 		}
 	}
 }
+
+func TestCount(t *testing.T) {
+	for _, tt := range []struct {
+		n    int
+		want string
+	}{{0, "0 sessions"}, {1, "1 session"}, {2, "2 sessions"}} {
+		if got := Count(tt.n, "session"); got != tt.want {
+			t.Errorf("Count(%d) = %q, want %q", tt.n, got, tt.want)
+		}
+	}
+}
