@@ -62,7 +62,8 @@ const statusUsage = 2
 
 // run parses the command line and runs it, returning the exit status.
 func run(argv0 string, args []string) int {
-	if agentArgs, ok := agentsAlone(agent.ProgramName(argv0), args); ok {
+	name := agent.ProgramName(argv0)
+	if agentArgs, ok := agentsAlone(name, args); ok {
 		// Most runs: building kong's model of the command line costs more
 		// than the rest of cursor-otel's start, and there is nothing of
 		// cursor-otel's in it to parse.
@@ -71,7 +72,7 @@ func run(argv0 string, args []string) int {
 		_ = (&runCmd{Args: agentArgs}).Run(&cli{}, &status)
 		return status
 	}
-	if hookAlone(agent.ProgramName(argv0), args) {
+	if hookAlone(name, args) {
 		// Cursor runs a hook event for every step of a session, and waits
 		// for it: nothing to parse, so no kong.
 		tracer.Silence()
@@ -91,7 +92,7 @@ func run(argv0 string, args []string) int {
 		fmt.Fprintf(os.Stderr, "cursor-otel: %v\n", err)
 		return statusUsage
 	}
-	routed, err := route(agent.ProgramName(argv0), args, ownFlags(parser))
+	routed, err := route(name, args, ownFlags(parser))
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "cursor-otel: %v; see cursor-otel --help\n", err)
 		return statusUsage
@@ -151,26 +152,21 @@ func route(name string, args []string, own map[string]bool) ([]string, error) {
 	return slices.Concat(mine, []string{"run", "--"}, theirs), nil
 }
 
-// agentsAlone returns the arguments of a command line that are all
-// cursor-agent's, as route would route it: named cursor-agent or agent,
-// or one whose first argument is neither a long flag (only cursor-otel's
-// own are long flags that come first), nor -h, nor one of cursor-otel's
-// own commands; after a leading --, the rest. ok is false for anything
-// else, which kong then parses.
+// agentsAlone returns the arguments of a command line that route sends
+// to cursor-agent whatever cursor-otel's flags are: one whose first
+// argument cannot be one of them (only cursor-otel's own are long flags
+// that come first). They start with the -- that runCmd takes off. ok is
+// false for anything else, which kong then parses.
 func agentsAlone(name string, args []string) (agentArgs []string, ok bool) {
-	// The result starts with the -- that runCmd takes off, as route's
-	// does: an agent's own leading -- is kept.
-	mine := append([]string{"--"}, args...)
-	if name == "cursor-agent" || name == "agent" || len(args) == 0 {
-		return mine, true
-	}
-	switch first := args[0]; {
-	case first == "--":
-		return args, true
-	case strings.HasPrefix(first, "--"), slices.Contains(ownCommands, first):
+	agents := name == "cursor-agent" || name == "agent"
+	if !agents && len(args) > 0 && args[0] != "--" && strings.HasPrefix(args[0], "--") {
 		return nil, false
 	}
-	return mine, true
+	routed, err := route(name, args, nil) // no flag of cursor-otel's comes first
+	if err != nil || len(routed) == 0 || routed[0] != "run" {
+		return nil, false
+	}
+	return routed[1:], true
 }
 
 // hookAlone says the command line is a hook event's, as hooks.json
