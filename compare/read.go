@@ -99,18 +99,9 @@ func replayed(data []byte, opts spanmap.Options) ([]summary.Report, error) {
 		return nil, nil
 	}
 	rec.Finish(spanmap.End{})
-	byTrace := map[string][]sdktrace.ReadOnlySpan{}
-	var order []string
-	for _, s := range exp.GetSpans().Snapshots() {
-		id := s.SpanContext().TraceID().String()
-		if byTrace[id] == nil {
-			order = append(order, id)
-		}
-		byTrace[id] = append(byTrace[id], s)
-	}
 	var reports []summary.Report
-	for _, id := range order {
-		if r, ok := summary.FromTrace(byTrace[id]); ok {
+	for _, spans := range summary.Traces(exp.GetSpans().Snapshots()) {
+		if r, ok := summary.FromTrace(spans); ok {
 			reports = append(reports, r)
 		}
 	}

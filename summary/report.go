@@ -123,6 +123,25 @@ type ToolCall struct {
 // slowest is how many tool calls the report names as the slowest.
 const slowest = 5
 
+// Traces is spans grouped by trace, each trace's spans in the order given,
+// the traces in the order they first appear: what FromTrace takes, one
+// session at a time.
+func Traces(spans []sdktrace.ReadOnlySpan) [][]sdktrace.ReadOnlySpan {
+	index := map[trace.TraceID]int{}
+	var out [][]sdktrace.ReadOnlySpan
+	for _, s := range spans {
+		id := s.SpanContext().TraceID()
+		i, ok := index[id]
+		if !ok {
+			i = len(out)
+			index[id] = i
+			out = append(out, nil)
+		}
+		out[i] = append(out[i], s)
+	}
+	return out
+}
+
 // FromTrace makes the report of the session whose spans are given; false
 // when they hold no session span.
 func FromTrace(spans []sdktrace.ReadOnlySpan) (Report, bool) {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/cursor-otel/cursor-otel/internal/golden"
 	"github.com/cursor-otel/cursor-otel/parse"
@@ -209,5 +211,26 @@ func TestFilesTotal(t *testing.T) {
 	}
 	if want := "**3 sessions: $0.24 estimated in all**, not counting 1 whose cost is unknown\n\n"; !strings.HasSuffix(string(data), want) {
 		t.Errorf("summary ends %q, want %q", string(data)[max(0, len(data)-120):], want)
+	}
+}
+
+// Traces keeps each trace's spans in order, and the traces in the order
+// they first appear, however they interleave.
+func TestTraces(t *testing.T) {
+	span := func(trace0 byte, name string) sdktrace.ReadOnlySpan {
+		tid := trace.TraceID{trace0}
+		return tracetest.SpanStub{Name: name, SpanContext: trace.NewSpanContext(trace.SpanContextConfig{TraceID: tid, SpanID: trace.SpanID{1}})}.Snapshot()
+	}
+	got := Traces([]sdktrace.ReadOnlySpan{span(2, "a"), span(1, "b"), span(2, "c"), span(1, "d"), span(3, "e")})
+	var names []string
+	for _, spans := range got {
+		var line []string
+		for _, s := range spans {
+			line = append(line, s.Name())
+		}
+		names = append(names, strings.Join(line, ","))
+	}
+	if want := []string{"a,c", "b,d", "e"}; !slices.Equal(names, want) {
+		t.Errorf("Traces: %q, want %q", names, want)
 	}
 }

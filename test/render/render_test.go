@@ -381,20 +381,7 @@ func replay(t *testing.T, path string) [][]trace.ReadOnlySpan {
 		rec.Record(ev, time.Time{})
 	}
 	rec.Finish(spanmap.End{})
-	byTrace := map[string][]trace.ReadOnlySpan{}
-	var order []string
-	for _, s := range exp.GetSpans().Snapshots() {
-		id := s.SpanContext().TraceID().String()
-		if byTrace[id] == nil {
-			order = append(order, id)
-		}
-		byTrace[id] = append(byTrace[id], s)
-	}
-	var out [][]trace.ReadOnlySpan
-	for _, id := range order {
-		out = append(out, byTrace[id])
-	}
-	return out
+	return summary.Traces(exp.GetSpans().Snapshots())
 }
 
 // reportPage is the report of examples/fix-failing-test.ndjson as an HTML
