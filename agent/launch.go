@@ -28,11 +28,7 @@ func windowsLaunch(path string, args []string, getenv func(string) string) (laun
 	if system == "" {
 		system = `C:\Windows`
 	}
-	ext := ""
-	if dot := strings.LastIndexByte(path, '.'); dot > strings.LastIndexAny(path, `:\/`) {
-		ext = strings.ToLower(path[dot:])
-	}
-	switch ext {
+	switch strings.ToLower(windowsExt(path)) {
 	case ".cmd", ".bat":
 		comspec := getenv("ComSpec")
 		if comspec == "" {

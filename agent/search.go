@@ -117,7 +117,7 @@ func (s searcher) candidates(name string) []string {
 		return []string{name}
 	}
 	var out []string
-	if dot := strings.LastIndexByte(name, '.'); dot > strings.LastIndexAny(name, `:\/`) {
+	if windowsExt(name) != "" {
 		out = append(out, name)
 	}
 	for _, e := range s.exts {
@@ -152,6 +152,15 @@ func (s searcher) look(name, path string, skip func(string, fs.FileInfo) bool) (
 		}
 	}
 	return "", false
+}
+
+// windowsExt is the extension of a Windows path's file name, as written
+// (".CMD"), or "" when it has none: a dot in a directory's name is not one.
+func windowsExt(path string) string {
+	if dot := strings.LastIndexByte(path, '.'); dot > strings.LastIndexAny(path, `:\/`) {
+		return path[dot:]
+	}
+	return ""
 }
 
 // ProgramName is the name a program was run by (its argv[0]) as Names
