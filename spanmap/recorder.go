@@ -86,16 +86,11 @@ func NewRecorder(ctx context.Context, tracer trace.Tracer, opts Options) *Record
 // stream live from then on, and returns a context holding the session's
 // span context. A wrapper calls it as the agent starts, so that the
 // session covers the agent's start-up and the agent's own environment can
-// carry the session's trace context.
-func (r *Recorder) Begin(t time.Time, attrs ...attribute.KeyValue) context.Context {
-	return r.BeginReserved(trace.SpanContext{}, t, attrs...)
-}
-
-// BeginReserved is Begin for a session whose span context the caller
+// carry the session's trace context. sc is the span context the caller
 // reserved before the Recorder existed (tracer.Reserve): a wrapper starts
 // the agent with it in TRACEPARENT first, and sets up the SDK while the
-// agent runs. An invalid sc reserves one, as Begin does.
-func (r *Recorder) BeginReserved(sc trace.SpanContext, t time.Time, attrs ...attribute.KeyValue) context.Context {
+// agent runs. An invalid sc has the Recorder make one.
+func (r *Recorder) Begin(sc trace.SpanContext, t time.Time, attrs ...attribute.KeyValue) context.Context {
 	if r.sess == nil {
 		r.sess = r.newSession(sc)
 	}

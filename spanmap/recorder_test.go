@@ -520,7 +520,7 @@ func attrInt(s tracetest.SpanStub, k attribute.Key) (int64, bool) {
 func TestLiveReadTimes(t *testing.T) {
 	rec, exp := newTestRecorder(Options{})
 	t0 := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
-	rec.Begin(t0)
+	rec.Begin(trace.SpanContext{}, t0)
 	lines := []string{
 		`{"type":"system","subtype":"init","session_id":"s","model":"Auto"}`,
 		`{"type":"user","message":{"content":"go"},"session_id":"s"}`,
@@ -556,7 +556,7 @@ func TestLiveClockSkew(t *testing.T) {
 	for _, skew := range []time.Duration{-5 * time.Second, 5 * time.Second, -3 * 365 * 24 * time.Hour, 0} {
 		t.Run(skew.String(), func(t *testing.T) {
 			rec, exp := newTestRecorder(Options{})
-			rec.Begin(t0)
+			rec.Begin(trace.SpanContext{}, t0)
 			agent := func(d time.Duration) int64 { return t0.Add(d + skew).UnixMilli() }
 			lines := []struct {
 				read time.Duration // after t0
@@ -659,7 +659,7 @@ func TestFinishWithoutStream(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			rec, exp := newTestRecorder(Options{})
 			t0 := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
-			rec.Begin(t0)
+			rec.Begin(trace.SpanContext{}, t0)
 			rec.Finish(End{Time: t0.Add(time.Second), ExitCode: tt.exit, NoStream: true, StderrTail: "Error: not logged in"})
 			spans := exp.GetSpans()
 			if len(spans) != 1 {
@@ -714,7 +714,7 @@ func TestFinishCountsUntracedOutput(t *testing.T) {
 	for _, untraced := range []int64{0, 123456} {
 		rec, exp := newTestRecorder(Options{})
 		t0 := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
-		rec.Begin(t0)
+		rec.Begin(trace.SpanContext{}, t0)
 		rec.Record(parse.Decode([]byte(`{"type":"system","subtype":"init","session_id":"s"}`), 1), t0)
 		rec.Finish(End{Time: t0.Add(time.Second), UntracedBytes: untraced})
 		want := ""
@@ -732,7 +732,7 @@ func TestFinishCountsUntracedOutput(t *testing.T) {
 func TestNothingStartsBeforeTheSession(t *testing.T) {
 	rec, exp := newTestRecorder(Options{})
 	t0 := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
-	rec.Begin(t0)
+	rec.Begin(trace.SpanContext{}, t0)
 	rec.Record(parse.Decode([]byte(`{"type":"assistant","message":{"content":"hi"},"model_call_id":"m","timestamp_ms":1758000000000}`), 1), t0.Add(time.Second))
 	rec.Record(parse.Decode([]byte(`{"type":"tool_call","subtype":"started","call_id":"c","tool_call":{"lsToolCall":{"args":{}}},"model_call_id":"m","timestamp_ms":1758000000100}`), 2), t0.Add(time.Second))
 	rec.Record(parse.Decode([]byte(`{"type":"tool_call","subtype":"completed","call_id":"c","tool_call":{"lsToolCall":{"result":{"success":{}}}},"model_call_id":"m","timestamp_ms":1758000000200}`), 3), t0.Add(time.Second))

@@ -7,6 +7,7 @@ import (
 
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/cursor-otel/cursor-otel/parse"
 )
@@ -40,7 +41,7 @@ func stallEvents(t *testing.T, spans tracetest.SpanStubs, origin time.Time) []st
 func TestStallsLive(t *testing.T) {
 	t0 := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
 	rec, exp := newTestRecorder(Options{StallAfter: 3 * time.Minute})
-	rec.Begin(t0)
+	rec.Begin(trace.SpanContext{}, t0)
 	lines := []struct {
 		read time.Duration
 		line string
@@ -96,7 +97,7 @@ func TestStallsReplay(t *testing.T) {
 func TestStallTimeout(t *testing.T) {
 	t0 := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
 	rec, exp := newTestRecorder(Options{StallAfter: 10 * time.Minute})
-	rec.Begin(t0)
+	rec.Begin(trace.SpanContext{}, t0)
 	rec.Record(parse.Decode([]byte(`{"type":"system","subtype":"init","session_id":"s","model":"Auto"}`), 1), t0.Add(time.Second))
 	code := 143
 	rec.Finish(End{Time: t0.Add(2*time.Minute + time.Second), ExitCode: &code, StallTimeout: 2 * time.Minute})

@@ -133,7 +133,7 @@ func traced(ctx context.Context, c Config, path string, env []string, inv agent.
 	// The session began before the agent did: it covers the agent's
 	// start-up, and the agent's environment names it as the parent of
 	// anything instrumented the agent runs.
-	r.rec.BeginReserved(sc, began, r.attrs...)
+	r.rec.Begin(sc, began, r.attrs...)
 	if err != nil {
 		fmt.Fprintln(c.Stderr, oneline.Join(fmt.Sprintf("start %s: %v", path, unwrapAll(err))))
 		code := statusCannotRun
