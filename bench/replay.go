@@ -90,6 +90,17 @@ func (r replayer) floorSpans(n int) (replayed, error) {
 	return got, err
 }
 
+// floorReading is floorSpans with the stream at path read beside the
+// spans as the least a replay of it must (bench/floor read): what any
+// replay of the stream costs, however it decodes.
+func (r replayer) floorReading(n int, path string) (replayed, error) {
+	got, err := r.exporting(r.floor, []string{"read", strconv.Itoa(n), path}, replay.GCEnv()...)
+	if err == nil && got.spans < n {
+		err = fmt.Errorf("floor read %d: %d arrived", n, got.spans)
+	}
+	return got, err
+}
+
 // exporting runs name exporting to the receiver, stdout to /dev/null, env
 // added to the environment, and counts the spans of it that arrived. A
 // run that fails or writes to stderr is an error.
@@ -183,7 +194,7 @@ func (r replayer) shape(t *targets, dir string, sh shape, sizes []int64, runs in
 			fmt.Printf("%-8s %-22s %8.2f %9.1f %10s %7.1f MiB %7.2f\n", fmt.Sprintf("%.0f MB", mb), name, m.wall.Seconds(), rate, spans, float64(m.peakRSS)/(1<<20), m.cpu.Seconds())
 			return rate
 		}
-		var cat, jq, quiet, tree, floor []replayed
+		var cat, jq, quiet, tree, floor, least []replayed
 		lost, spans := 0, 0 // tool spans that did not arrive, over every run; spans of one
 		// In rounds: replay and the floor each round, back to back, so
 		// that their ratio is taken round by round.
@@ -215,20 +226,26 @@ func (r replayer) shape(t *targets, dir string, sh shape, sizes []int64, runs in
 				return err
 			}
 			floor = append(floor, m2)
+			if m2, err = r.floorReading(spans, s.path); err != nil {
+				return err
+			}
+			least = append(least, m2)
 		}
-		var rq, rf []time.Duration
+		var rq, rf, rl []time.Duration
 		for i := range quiet {
-			rq, rf = append(rq, quiet[i].wall), append(rf, floor[i].wall)
+			rq, rf, rl = append(rq, quiet[i].wall), append(rf, floor[i].wall), append(rl, least[i].wall)
 		}
-		toFloor := midRatio(ratios(rq, rf))
+		toFloor, leastToFloor := midRatio(ratios(rq, rf)), midRatio(ratios(rl, rf))
 		catRate, jqRate := row("cat", median(cat)), row("jq -c .", median(jq))
 		rate := row("cursor-otel replay -q", median(quiet))
 		row("cursor-otel replay", median(tree))
 		floorRate := row("SDK+exporter alone", median(floor))
+		row("the same, reading too", median(least))
 		if sz == sizes[len(sizes)-1] {
 			// jq is shown for scale, not a target: the floor is the yardstick.
 			fmt.Printf("         replay at %.1f× jq's speed, %.3f× cat's; the SDK and exporter alone make and export as many spans, reading nothing, at %.1f× jq's speed (bench/floor)\n",
 				rate/jqRate, rate/catRate, floorRate/jqRate)
+			fmt.Printf("         the floor with the stream read beside it, as the least a replay must (each line found, and its type; bench/floor read): %.2f× the floor's time\n", leastToFloor)
 			t.check(toFloor <= maxToFloor, "%s, %.0f MB: replay -q takes %.2f× the floor's time for its %d spans (median of %d paired runs; target %.1f×)", sh.name, mb, toFloor, spans, runs, maxToFloor)
 		} else {
 			fmt.Printf("         replay at %.1f× jq's speed, %.3f× cat's, %.2f× the floor's time (the targets are on the large stream)\n", rate/jqRate, rate/catRate, toFloor)

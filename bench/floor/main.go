@@ -8,6 +8,9 @@
 //	                      exports a small run's 11 spans
 //	floor spans N         makes N spans in traces shaped as replay's, and
 //	                      exports them, blocking rather than dropping one
+//	floor read N FILE     as spans N, while another goroutine reads FILE
+//	                      as the least a replay of it must: every line
+//	                      found, and in each its "type" (readStream)
 //
 // The exporter reads OTEL_EXPORTER_OTLP_ENDPOINT as cursor-otel's does.
 package main
@@ -57,8 +60,16 @@ func run(ctx context.Context, mode string, args []string) (int, error) {
 		if n, err = strconv.Atoi(args[0]); err == nil {
 			spans(ctx, tr, n)
 		}
+	case mode == "read" && len(args) == 2:
+		var n int
+		if n, err = strconv.Atoi(args[0]); err == nil {
+			read := make(chan error, 1)
+			go func() { _, err := readStream(args[1]); read <- err }()
+			spans(ctx, tr, n)
+			err = <-read
+		}
 	default:
-		err = errors.New("usage: floor [wrap CMD ARG… | spans N]")
+		err = errors.New("usage: floor [wrap CMD ARG… | spans N | read N FILE]")
 	}
 	if serr := tp.Shutdown(ctx); err == nil {
 		err = serr

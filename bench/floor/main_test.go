@@ -2,7 +2,10 @@ package main
 
 import (
 	"context"
+	"maps"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -58,5 +61,32 @@ func TestWrapExportsElevenSpansAndTheExitStatus(t *testing.T) {
 	}
 	if n := len(rec.Ended()); n != 11 {
 		t.Errorf("%d spans, want 11", n)
+	}
+}
+
+// The least reading finds every line's type, whatever order a line's keys
+// come in; a key quoted inside a string is escaped there, and not taken.
+func TestReadStreamFindsEachLinesType(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.ndjson")
+	stream := `{"type":"system","subtype":"init"}
+{"session_id":"s","text":"a \"type\":\"x\" in text","type":"thinking"}
+{"subtype":"delta","type":"thinking"}
+
+not json
+{"type":"tool_call","tool_call":{"shellToolCall":{"args":{}}}}
+`
+	if err := os.WriteFile(path, []byte(stream), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	types, err := readStream(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{"system": 1, "thinking": 2, "tool_call": 1}
+	if !maps.Equal(types, want) {
+		t.Errorf("types %v, want %v", types, want)
+	}
+	if _, err := readStream(filepath.Join(t.TempDir(), "absent")); err == nil {
+		t.Error("no error for a file that is not there")
 	}
 }
