@@ -31,6 +31,27 @@ type lineDecoder struct {
 	parser    fastjson.Parser
 	ids       interned
 	noContent bool // see WithoutContent
+	// thinking is where the flat scanner's events are made, a slab at a
+	// time: one allocation for thinkingSlab lines, not one a line.
+	thinking []Thinking
+}
+
+// thinkingSlab is how many Thinking events are allocated at once. A slab
+// lives as long as any of its events: small, so that an event kept by
+// its reader keeps little else.
+const thinkingSlab = 32
+
+// newThinking is the event of a thinking line with header h, for the
+// full parse and the flat scanner alike (the subtype "completed" ends a
+// phase), made from the slab.
+func (l *lineDecoder) newThinking(h Header) *Thinking {
+	if len(l.thinking) == 0 {
+		l.thinking = make([]Thinking, thinkingSlab)
+	}
+	th := &l.thinking[0]
+	l.thinking = l.thinking[1:]
+	*th = Thinking{Header: h, Done: h.Subtype == "completed"}
+	return th
 }
 
 func (l *lineDecoder) decode(line []byte, num int) Event {
@@ -80,7 +101,7 @@ func (l *lineDecoder) full(line, trimmed []byte, num int) Event {
 		}
 		return p
 	case "thinking":
-		th := thinking(h)
+		th := l.newThinking(h)
 		if !w.noContent {
 			th.Text = first(str(w.text), contentText(w.content))
 		}

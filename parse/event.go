@@ -46,12 +46,6 @@ type Thinking struct {
 	Done bool
 }
 
-// thinking is the event of a thinking line with header h, for the full
-// parse and the flat scanner alike: the subtype "completed" ends a phase.
-func thinking(h Header) *Thinking {
-	return &Thinking{Header: h, Done: h.Subtype == "completed"}
-}
-
 // Assistant is assistant text. Delta marks a partial-output chunk
 // (--stream-partial-output); without it the event is a consolidated message
 // that repeats what the deltas said.

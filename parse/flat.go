@@ -88,7 +88,7 @@ func (l *lineDecoder) flatThinking(line []byte, num int) (ev *Thinking, ok bool)
 	if hasTS && ts > 0 {
 		h.Time = time.UnixMilli(ts)
 	}
-	th := thinking(h)
+	th := l.newThinking(h)
 	if !l.noContent && txt != nil {
 		th.Text = text(txt)
 	}

@@ -38,6 +38,13 @@ func (in *interned) known(v *fastjson.Value) string {
 
 // knownBytes is a type or subtype, unescaped.
 func knownBytes(b []byte) string {
+	// A thinking delta's subtype, on most lines: compared, not hashed.
+	switch string(b) {
+	case "delta":
+		return "delta"
+	case "completed":
+		return "completed"
+	}
 	if s, ok := names[string(b)]; ok {
 		return s
 	}
