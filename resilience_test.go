@@ -11,7 +11,6 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,6 +19,7 @@ import (
 
 	"github.com/cursor-otel/cursor-otel/internal/golden"
 	"github.com/cursor-otel/cursor-otel/internal/otlptest"
+	"github.com/cursor-otel/cursor-otel/internal/proctest"
 )
 
 // phasedStream is a session whose tool calls come in phases, one model call
@@ -92,7 +92,7 @@ func TestWrapCollectorRestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stdout lockedBuffer
+	var stdout proctest.Output
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {
@@ -136,24 +136,6 @@ func firstLines(stream []byte, n int) []byte {
 		end += bytes.IndexByte(stream[end:], '\n') + 1
 	}
 	return stream[:end]
-}
-
-// lockedBuffer is a child's stdout that the test reads while it runs.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) Bytes() []byte {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return bytes.Clone(b.buf.Bytes())
 }
 
 // An agent that floods its stdout while the collector is slow: stdout

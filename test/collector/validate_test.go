@@ -43,7 +43,7 @@ func TestConfigsValidate(t *testing.T) {
 // runBounded runs cmd under proctest's bounds and returns its output.
 func runBounded(t testing.TB, cmd *exec.Cmd, limit time.Duration) ([]byte, error) {
 	t.Helper()
-	var out lockedBuffer
+	var out proctest.Output
 	cmd.Stdout, cmd.Stderr = &out, &out
 	proctest.Start(t, cmd, limit)
 	err := cmd.Wait()
