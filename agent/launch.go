@@ -69,20 +69,24 @@ func appendArg(b []byte, s string) []byte {
 		case '\\':
 			slashes++
 		case '"':
-			for ; slashes > 0; slashes-- {
-				b = append(b, '\\')
-			}
-			b = append(b, '\\')
+			b = append(backslashes(b, slashes), '\\')
+			slashes = 0
 		default:
 			slashes = 0
 		}
 		b = append(b, c)
 	}
 	if quote {
-		for ; slashes > 0; slashes-- {
-			b = append(b, '\\')
-		}
-		b = append(b, '"')
+		b = append(backslashes(b, slashes), '"')
+	}
+	return b
+}
+
+// backslashes appends n more backslashes to b: the backslashes before a
+// quote are doubled, so that none of them escapes it.
+func backslashes(b []byte, n int) []byte {
+	for range n {
+		b = append(b, '\\')
 	}
 	return b
 }
@@ -141,10 +145,7 @@ func appendBatchArg(b []byte, s string) []byte {
 		}
 		switch c {
 		case '"':
-			for ; slashes > 0; slashes-- {
-				b = append(b, '\\')
-			}
-			b = append(b, '"') // a quote doubled is one quote
+			b = append(backslashes(b, slashes), '"') // a quote doubled is one quote
 		case '%':
 			b = append(b, "%%cd:~,"...)
 		}
@@ -152,10 +153,7 @@ func appendBatchArg(b []byte, s string) []byte {
 		b = append(b, c)
 	}
 	if quote {
-		for ; slashes > 0; slashes-- {
-			b = append(b, '\\')
-		}
-		b = append(b, '"')
+		b = append(backslashes(b, slashes), '"')
 	}
 	return b
 }
