@@ -16,8 +16,9 @@ import (
 // them, under the task: an invoke_agent span covering the task, holding a
 // model call per turn (its thinking and text, then the tool calls it
 // made) and those tool calls. The steps carry no times: a tool call that
-// says its own start and end is placed there; anything else is put at the
-// task's end, with no duration, and marked cursor.time_unknown.
+// says its own start and end, within the task's, is placed there; anything
+// else is put at the task's end, with no duration, and marked
+// cursor.time_unknown.
 func (s *session) subagent(task *pending, sub *parse.Subagent) {
 	rec := s.rec
 	name := cmp.Or(rec.text(sub.Type, maxMessage), "subagent")
@@ -76,6 +77,7 @@ func (s *session) subagent(task *pending, sub *parse.Subagent) {
 // subagentTurn is one model call of a subagent.
 type subagentTurn struct {
 	p         pending
+	task      *pending  // the agent's span, which covers the task
 	at        time.Time // where what has no time of its own is put: the task's end
 	tools     int
 	timed     bool // a tool call of the turn said its own times
@@ -91,7 +93,7 @@ func newSubagentTurn(rec *Recorder, agent *pending, model string) *subagentTurn 
 		name += " " + model
 		attrs = append(attrs, RequestModel.String(model))
 	}
-	return &subagentTurn{at: agent.end, p: pending{sc: rec.child(agent.sc), parent: agent.sc, name: name, kind: trace.SpanKindClient, attrs: attrs}}
+	return &subagentTurn{task: agent, at: agent.end, p: pending{sc: rec.child(agent.sc), parent: agent.sc, name: name, kind: trace.SpanKindClient, attrs: attrs}}
 }
 
 // tool records one tool call of the turn.
@@ -101,7 +103,10 @@ func (c *subagentTurn) tool(rec *Recorder, st parse.Step, place func(time.Time) 
 	c.tools++
 	c.calls = append(c.calls, toolPart{id: call.ID, name: name, args: call.Args})
 	start, end := place(call.StartedAt), place(call.CompletedAt)
-	timed := !start.IsZero() && !end.IsZero() && !end.Before(start)
+	// Times outside the task's are not the step's: the task was emitted
+	// already, and its spans must stay inside it.
+	timed := !start.IsZero() && !end.IsZero() && !end.Before(start) &&
+		!start.Before(c.task.start) && !end.After(c.task.end)
 	if !timed {
 		start, end = c.at, c.at
 	}
