@@ -136,20 +136,15 @@ func standardFleet(t *testing.T, longLength time.Duration) []run {
 	t.Helper()
 	const fix, parallel, failed = "examples/fix-failing-test.ndjson", "examples/parallel-tools.ndjson", "examples/failed-run.ndjson"
 	fixLen, parallelLen := recordedLength(t, fix), recordedLength(t, parallel)
-	var runs []run
-	add := func(n int, r run) {
-		for range n {
-			runs = append(runs, r)
-		}
-	}
-	add(24, wrappedRun(fix, fixLen, longLength, false))
-	add(8, wrappedRun(fix, fixLen, longLength, true))
-	add(30, wrappedRun(parallel, parallelLen, 2*time.Second, false))
-	add(10, wrappedRun(parallel, parallelLen, 2*time.Second, true))
-	add(24, replayRun(parallel, false, false))
-	add(6, replayRun(failed, true, false))
-	add(6, replayRun(fix, false, true))
-	return runs
+	return mix(
+		share{24, wrappedRun(fix, fixLen, longLength, false)},
+		share{8, wrappedRun(fix, fixLen, longLength, true)},
+		share{30, wrappedRun(parallel, parallelLen, 2*time.Second, false)},
+		share{10, wrappedRun(parallel, parallelLen, 2*time.Second, true)},
+		share{24, replayRun(parallel, false, false)},
+		share{6, replayRun(failed, true, false)},
+		share{6, replayRun(fix, false, true)},
+	)
 }
 
 // liveFleet is a smaller mix, most of it sessions of longLength whose
@@ -158,15 +153,27 @@ func liveFleet(t *testing.T, longLength time.Duration) []run {
 	t.Helper()
 	const fix, parallel = "examples/fix-failing-test.ndjson", "examples/parallel-tools.ndjson"
 	fixLen, parallelLen := recordedLength(t, fix), recordedLength(t, parallel)
+	return mix(
+		share{18, wrappedRun(fix, fixLen, longLength, false)},
+		share{8, wrappedRun(fix, fixLen, longLength, true)},
+		share{10, wrappedRun(parallel, parallelLen, 2*time.Second, false)},
+		share{4, wrappedRun(parallel, parallelLen, 2*time.Second, true)},
+	)
+}
+
+// share is n runs alike in a fleet.
+type share struct {
+	n int
+	r run
+}
+
+// mix is a fleet of the shares' runs, in order.
+func mix(shares ...share) []run {
 	var runs []run
-	add := func(n int, r run) {
-		for range n {
-			runs = append(runs, r)
+	for _, s := range shares {
+		for range s.n {
+			runs = append(runs, s.r)
 		}
 	}
-	add(18, wrappedRun(fix, fixLen, longLength, false))
-	add(8, wrappedRun(fix, fixLen, longLength, true))
-	add(10, wrappedRun(parallel, parallelLen, 2*time.Second, false))
-	add(4, wrappedRun(parallel, parallelLen, 2*time.Second, true))
 	return runs
 }

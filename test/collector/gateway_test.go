@@ -24,14 +24,7 @@ func TestGatewayTLSAndToken(t *testing.T) {
 	}
 	store := otlptest.StartGRPC(t)
 	grpcPort := freePort(t)
-	newCollector(t, "sampler", "sampler.yaml", map[string]string{
-		"OTLP_GRPC_ENDPOINT":              addr(grpcPort),
-		"PROMETHEUS_ENDPOINT":             addr(freePort(t)),
-		"SPANMETRICS_PROMETHEUS_ENDPOINT": addr(freePort(t)),
-		"FILE_STORAGE_DIR":                t.TempDir(),
-		"TRACE_STORE_ENDPOINT":            strings.TrimPrefix(store.Endpoint, "http://"),
-		"DECISION_WAIT_AFTER_ROOT":        "1s",
-	}).start(t)
+	newSampler(t, "sampler", grpcPort, store, map[string]string{"DECISION_WAIT_AFTER_ROOT": "1s"}).start(t)
 	secure := map[string]string{"OTLP_TLS": "true", "OTLP_TLS_CERT_FILE": cert.CertFile, "OTLP_TLS_KEY_FILE": cert.KeyFile,
 		"OTLP_AUTH": "true", "SAMPLERS": "[" + addr(grpcPort) + "]"}
 

@@ -2,6 +2,7 @@ package collector
 
 import (
 	"fmt"
+	"maps"
 	"net"
 	"net/http"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cursor-otel/cursor-otel/internal/otlptest"
 	"github.com/cursor-otel/cursor-otel/internal/proctest"
 )
 
@@ -62,6 +64,22 @@ func newCollector(t testing.TB, name, config string, env map[string]string) *col
 	}
 	c.health = "http://" + c.env["HEALTH_CHECK_ENDPOINT"] + "/"
 	return c
+}
+
+// newSampler is a sampler (examples/collector/sampler.yaml) named name,
+// taking OTLP/gRPC on grpcPort and sending what it keeps to store, with
+// settings over the defaults of its config (DECISION_WAIT, …).
+func newSampler(t testing.TB, name string, grpcPort int, store *otlptest.Receiver, settings map[string]string) *collector {
+	t.Helper()
+	env := map[string]string{
+		"OTLP_GRPC_ENDPOINT":              addr(grpcPort),
+		"PROMETHEUS_ENDPOINT":             addr(freePort(t)),
+		"SPANMETRICS_PROMETHEUS_ENDPOINT": addr(freePort(t)),
+		"FILE_STORAGE_DIR":                t.TempDir(),
+		"TRACE_STORE_ENDPOINT":            strings.TrimPrefix(store.Endpoint, "http://"),
+	}
+	maps.Copy(env, settings)
+	return newCollector(t, name, "sampler.yaml", env)
 }
 
 // start starts the collector and waits until its health check answers.

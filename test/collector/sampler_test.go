@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -49,15 +48,10 @@ func TestSamplerKilled(t *testing.T) {
 func TestSamplerMemory(t *testing.T) {
 	store := otlptest.StartGRPC(t)
 	grpcPort := freePort(t)
-	c := newCollector(t, "sampler", "sampler.yaml", map[string]string{
-		"OTLP_GRPC_ENDPOINT":              addr(grpcPort),
-		"PROMETHEUS_ENDPOINT":             addr(freePort(t)),
-		"SPANMETRICS_PROMETHEUS_ENDPOINT": addr(freePort(t)),
-		"FILE_STORAGE_DIR":                t.TempDir(),
-		"TRACE_STORE_ENDPOINT":            strings.TrimPrefix(store.Endpoint, "http://"),
-		"DECISION_WAIT":                   "5m",
-		"DECISION_WAIT_AFTER_ROOT":        "1m",
-		"SAMPLING_PERCENTAGE":             "100",
+	c := newSampler(t, "sampler", grpcPort, store, map[string]string{
+		"DECISION_WAIT":            "5m",
+		"DECISION_WAIT_AFTER_ROOT": "1m",
+		"SAMPLING_PERCENTAGE":      "100",
 	})
 	c.start(t)
 	recording := filepath.Join(t.TempDir(), "long.ndjson")

@@ -40,16 +40,11 @@ func startTier(t *testing.T, s sampling) *tier {
 		tr.stores = append(tr.stores, store)
 		grpcPort := freePort(t)
 		hostnames = append(hostnames, addr(grpcPort))
-		c := newCollector(t, fmt.Sprintf("sampler-%d", i+1), "sampler.yaml", map[string]string{
-			"OTLP_GRPC_ENDPOINT":              addr(grpcPort),
-			"PROMETHEUS_ENDPOINT":             addr(freePort(t)),
-			"SPANMETRICS_PROMETHEUS_ENDPOINT": addr(freePort(t)),
-			"FILE_STORAGE_DIR":                t.TempDir(),
-			"TRACE_STORE_ENDPOINT":            strings.TrimPrefix(store.Endpoint, "http://"),
-			"DECISION_WAIT":                   s.decisionWait.String(),
-			"DECISION_WAIT_AFTER_ROOT":        s.afterRoot.String(),
-			"SAMPLING_PERCENTAGE":             strconv.Itoa(s.percent),
-			"SLOW_SESSION_MS":                 strconv.FormatInt(s.slow.Milliseconds(), 10),
+		c := newSampler(t, fmt.Sprintf("sampler-%d", i+1), grpcPort, store, map[string]string{
+			"DECISION_WAIT":            s.decisionWait.String(),
+			"DECISION_WAIT_AFTER_ROOT": s.afterRoot.String(),
+			"SAMPLING_PERCENTAGE":      strconv.Itoa(s.percent),
+			"SLOW_SESSION_MS":          strconv.FormatInt(s.slow.Milliseconds(), 10),
 		})
 		c.start(t)
 		tr.samplers = append(tr.samplers, c)
