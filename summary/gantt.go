@@ -104,20 +104,17 @@ func (r Report) Gantt() (chart, leftOut string) {
 		}
 		if k.tool < 0 {
 			mc := r.ModelCalls[k.model]
-			label := dur(mc.DurationMs) + " " + mermaidText(cmp.Or(mc.Model, r.Model, "model"), 32)
+			label := barLabel(dur(mc.DurationMs), cmp.Or(mermaidText(mc.Model, 32), mermaidText(r.Model, 32), "model"))
 			tags := "active"
 			if mc.Error != "" {
-				label += " (" + mermaidText(cmp.Or(mc.ErrorType, "error"), 24) + ")"
+				label += " (" + cmp.Or(mermaidText(mc.ErrorType, 24), "error") + ")"
 				tags = "active, crit"
 			}
 			task(label, tags, k.startMs, k.durMs)
 			continue
 		}
 		tc := r.ToolCalls[k.tool]
-		label := dur(tc.DurationMs) + " " + mermaidText(tc.Name, 24)
-		if tc.Subject != "" {
-			label += " " + mermaidText(tc.Subject, chartSubject)
-		}
+		label := barLabel(dur(tc.DurationMs), mermaidText(tc.Name, 24), mermaidText(tc.Subject, chartSubject))
 		tags := ""
 		switch tc.Outcome {
 		case spanmap.OutcomeSuccess:
@@ -127,7 +124,7 @@ func (r Report) Gantt() (chart, leftOut string) {
 			tags = "crit"
 		}
 		if tc.Outcome != spanmap.OutcomeSuccess {
-			note := mermaidText(tc.Outcome, 16)
+			note := cmp.Or(mermaidText(tc.Outcome, 16), "error")
 			if tc.ExitCode != nil && *tc.ExitCode != 0 {
 				note += fmt.Sprintf(", exit %d", *tc.ExitCode)
 			}
@@ -136,6 +133,13 @@ func (r Report) Gantt() (chart, leftOut string) {
 		task(label, tags, k.startMs, k.durMs)
 	}
 	return b.String(), leftOutLine(r, left)
+}
+
+// barLabel joins a bar's parts with a space each, leaving out those with
+// nothing to show (a name of blanks): a label never ends in a blank,
+// which Mermaid would read as part of the bar's settings.
+func barLabel(parts ...string) string {
+	return strings.Join(slices.DeleteFunc(parts, func(p string) bool { return p == "" }), " ")
 }
 
 // leftOutLine says which calls the chart left out: how many, how long

@@ -255,3 +255,20 @@ func TestGanttToolOfNoModelCall(t *testing.T) {
 		t.Errorf("chart ends\n%s\nwant it to end\n%s", chart, want)
 	}
 }
+
+// A name of blanks shows as nothing, never as a bar label ending in a
+// blank: a model call falls back to "model", a failure with no outcome
+// to "error".
+func TestGanttBlankNames(t *testing.T) {
+	r := Report{WallMs: 5000, Outcome: "error", Model: " ",
+		ModelCalls: []ModelCall{{StartMs: 0, DurationMs: 3000, Model: "\t", Error: "x", ErrorType: " "}},
+		ToolCalls:  []ToolCall{{Name: " ", Subject: "", Outcome: " ", StartMs: 100, DurationMs: 900, ModelCall: 0}},
+	}
+	chart, _ := r.Gantt()
+	checkChartLines(t, chart)
+	for _, want := range []string{"    3.00s model (error) :active, crit, ", "    0.90s (error) :crit, "} {
+		if !strings.Contains(chart, want) {
+			t.Errorf("chart has no %q:\n%s", want, chart)
+		}
+	}
+}
