@@ -80,6 +80,20 @@ func spoolRun(t *testing.T, endpoint, dir string, more ...string) wrapped {
 	return runWrapped(t, wrapSpec{args: streamArgs(), env: env, endpoint: endpoint})
 }
 
+// keptRuns makes n wrapped runs with the collector down and returns the
+// spool their sessions were kept in, once the deliverers they started
+// have given up.
+func keptRuns(t *testing.T, n int) (dir string) {
+	t.Helper()
+	dir = filepath.Join(t.TempDir(), "spool")
+	down := otlptest.Down(t)
+	for range n {
+		spoolRun(t, down, dir)
+	}
+	waitForDeliverers(t, dir)
+	return dir
+}
+
 // The example's session is 11 spans.
 const exampleSpans = 11
 
@@ -165,12 +179,7 @@ func TestSpoolKeepsWhatACollectorDidNotAnswer(t *testing.T) {
 
 // Two deliverers at once never both send a session.
 func TestSpoolTwoDeliverersSendEachSessionOnce(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "spool")
-	down := otlptest.Down(t)
-	for range 4 {
-		spoolRun(t, down, dir)
-	}
-	waitForDeliverers(t, dir)
+	dir := keptRuns(t, 4)
 	recv := otlptest.StartGRPC(t)
 	recv.SlowDown(200 * time.Millisecond) // so that the two overlap
 	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_SPOOL=" + dir}
@@ -193,12 +202,7 @@ func TestSpoolTwoDeliverersSendEachSessionOnce(t *testing.T) {
 // A deliverer killed mid-send leaves its session to be sent again: the
 // next delivery sends everything, once.
 func TestSpoolDelivererKilledMidSend(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "spool")
-	down := otlptest.Down(t)
-	for range 3 {
-		spoolRun(t, down, dir)
-	}
-	waitForDeliverers(t, dir)
+	dir := keptRuns(t, 3)
 	hanging := otlptest.Hanging(t)
 	cmd := exec.Command(binary, "flush")
 	cmd.Env = withBaseEnv(t, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + hanging, "CURSOR_OTEL_SPOOL=" + dir})
@@ -263,9 +267,7 @@ func TestSpoolBoundInALongOutage(t *testing.T) {
 // A collector that refuses the data as malformed: dropped with one line,
 // not kept for ever.
 func TestSpoolDropsWhatACollectorRejects(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "spool")
-	spoolRun(t, otlptest.Down(t), dir)
-	waitForDeliverers(t, dir)
+	dir := keptRuns(t, 1)
 	recv := otlptest.StartGRPC(t)
 	recv.Refuse(status.Error(codes.InvalidArgument, "span has no name"))
 	r := runBinary(t, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_SPOOL=" + dir}, nil, "flush")
