@@ -2,9 +2,9 @@ package compare
 
 import (
 	"fmt"
-	"github.com/cursor-otel/cursor-otel/internal/oneline"
 	"strings"
 
+	"github.com/cursor-otel/cursor-otel/internal/oneline"
 	"github.com/cursor-otel/cursor-otel/pricing"
 	"github.com/cursor-otel/cursor-otel/summary"
 )

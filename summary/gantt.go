@@ -3,10 +3,10 @@ package summary
 import (
 	"cmp"
 	"fmt"
-	"github.com/cursor-otel/cursor-otel/internal/oneline"
 	"slices"
 	"strings"
 
+	"github.com/cursor-otel/cursor-otel/internal/oneline"
 	"github.com/cursor-otel/cursor-otel/spanmap"
 )
 
