@@ -81,22 +81,18 @@ func (r replayer) replay(path string, quiet bool, env ...string) (replayed, erro
 // replay's, with no stream read: the least the SDK and exporter cost. Its
 // garbage collector is set as replay sets its own: with Go's defaults the
 // floor took 1.0-1.07 s for the span-dense mix's 82,755 spans instead of
-// 0.74-0.79 s, a floor replay could undercut.
-func (r replayer) floorSpans(n int) (replayed, error) {
-	got, err := r.exporting(r.floor, []string{"spans", strconv.Itoa(n)}, replay.GCEnv()...)
-	if err == nil && got.spans < n {
-		err = fmt.Errorf("floor spans %d: %d arrived", n, got.spans)
+// 0.74-0.79 s, a floor replay could undercut. Given a stream's path, the
+// floor reads it too, beside the spans, as the least a replay of it must
+// (bench/floor read): what any replay of the stream costs, however it
+// decodes.
+func (r replayer) floorSpans(n int, path ...string) (replayed, error) {
+	args := []string{"spans", strconv.Itoa(n)}
+	if len(path) > 0 {
+		args = append([]string{"read", strconv.Itoa(n)}, path...)
 	}
-	return got, err
-}
-
-// floorReading is floorSpans with the stream at path read beside the
-// spans as the least a replay of it must (bench/floor read): what any
-// replay of the stream costs, however it decodes.
-func (r replayer) floorReading(n int, path string) (replayed, error) {
-	got, err := r.exporting(r.floor, []string{"read", strconv.Itoa(n), path}, replay.GCEnv()...)
+	got, err := r.exporting(r.floor, args, replay.GCEnv()...)
 	if err == nil && got.spans < n {
-		err = fmt.Errorf("floor read %d: %d arrived", n, got.spans)
+		err = fmt.Errorf("floor %s: %d arrived", strings.Join(args, " "), got.spans)
 	}
 	return got, err
 }
@@ -226,7 +222,7 @@ func (r replayer) shape(t *targets, dir string, sh shape, sizes []int64, runs in
 				return err
 			}
 			floor = append(floor, m2)
-			if m2, err = r.floorReading(spans, s.path); err != nil {
+			if m2, err = r.floorSpans(spans, s.path); err != nil {
 				return err
 			}
 			least = append(least, m2)
