@@ -82,8 +82,8 @@ func spoolRun(t *testing.T, endpoint, dir string, more ...string) wrapped {
 
 // keptRuns makes n wrapped runs with the collector down and returns the
 // spool their sessions were kept in, once the deliverers they started
-// have given up.
-func keptRuns(t *testing.T, n int) (dir string) {
+// have given up, and the collector's address.
+func keptRuns(t *testing.T, n int) (dir, endpoint string) {
 	t.Helper()
 	dir = filepath.Join(t.TempDir(), "spool")
 	down := otlptest.Down(t)
@@ -91,7 +91,20 @@ func keptRuns(t *testing.T, n int) (dir string) {
 		spoolRun(t, down, dir)
 	}
 	waitForDeliverers(t, dir)
-	return dir
+	return dir, down
+}
+
+// comeBack starts a receiver where endpoint was down: the collector the
+// kept sessions were going to, back. A port taken meanwhile skips the
+// test.
+func comeBack(t *testing.T, endpoint string) *otlptest.Receiver {
+	t.Helper()
+	recv, err := otlptest.ListenGRPC(strings.TrimPrefix(endpoint, "http://"), nil)
+	if err != nil {
+		t.Skipf("the collector's port was taken meanwhile: %v", err)
+	}
+	t.Cleanup(recv.Stop)
+	return recv
 }
 
 // The example's session is 11 spans.
@@ -116,11 +129,7 @@ func TestSpoolDeliversWhatWasKept(t *testing.T) {
 	if n := keptSpans(t, dir); n != 5*exampleSpans {
 		t.Fatalf("%d spans kept after 5 runs, want %d", n, 5*exampleSpans)
 	}
-	recv, err := otlptest.ListenGRPC(strings.TrimPrefix(down, "http://"), nil)
-	if err != nil {
-		t.Skipf("the collector's port was taken meanwhile: %v", err)
-	}
-	t.Cleanup(recv.Stop)
+	recv := comeBack(t, down)
 	if w := spoolRun(t, down, dir); w.exit != 0 || w.stderr != "" {
 		t.Fatalf("run with the collector back: exit %d, stderr %q", w.exit, w.stderr)
 	}
@@ -142,26 +151,35 @@ func TestSpoolDeliversWhatWasKept(t *testing.T) {
 func TestSpoolKeepsWhatACollectorDidNotAnswer(t *testing.T) {
 	for _, tt := range []struct {
 		name     string
-		endpoint func(t *testing.T) string
+		// collector gives its endpoint, and what brings it back.
+		collector func(t *testing.T) (string, func() *otlptest.Receiver)
 	}{
-		{"hanging", func(t *testing.T) string { return otlptest.Hanging(t) }},
-		{"unavailable", func(t *testing.T) string {
+		{"hanging", func(t *testing.T) (string, func() *otlptest.Receiver) {
+			endpoint, stop, err := otlptest.ListenHanging()
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(stop)
+			return endpoint, func() *otlptest.Receiver { stop(); return comeBack(t, endpoint) }
+		}},
+		{"unavailable", func(t *testing.T) (string, func() *otlptest.Receiver) {
 			r := otlptest.StartGRPC(t)
 			r.Refuse(status.Error(codes.Unavailable, "shutting down"))
-			return r.Endpoint
+			return r.Endpoint, func() *otlptest.Receiver { r.Refuse(nil); return r }
 		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "spool")
 			t.Cleanup(func() { waitForDeliverers(t, dir) })
-			w := spoolRun(t, tt.endpoint(t), dir, "CURSOR_OTEL_FLUSH_TIMEOUT=1s")
+			endpoint, back := tt.collector(t)
+			w := spoolRun(t, endpoint, dir, "CURSOR_OTEL_FLUSH_TIMEOUT=1s")
 			if w.exit != 0 || !strings.Contains(w.stderr, "kept in") || w.took > 3*time.Second {
 				t.Fatalf("exit %d after %v, stderr %q", w.exit, w.took, w.stderr)
 			}
 			if n := keptSpans(t, dir); n != exampleSpans {
 				t.Fatalf("%d spans kept, want %d", n, exampleSpans)
 			}
-			recv := otlptest.StartGRPC(t)
+			recv := back()
 			r := runBinary(t, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_SPOOL=" + dir}, nil, "flush")
 			if r.exit != 0 || !strings.Contains(r.stdout, "delivered 1 session (11 spans) to "+recv.Endpoint) {
 				t.Fatalf("flush: exit %d, stdout %q, stderr %q", r.exit, r.stdout, r.stderr)
@@ -179,8 +197,8 @@ func TestSpoolKeepsWhatACollectorDidNotAnswer(t *testing.T) {
 
 // Two deliverers at once never both send a session.
 func TestSpoolTwoDeliverersSendEachSessionOnce(t *testing.T) {
-	dir := keptRuns(t, 4)
-	recv := otlptest.StartGRPC(t)
+	dir, endpoint := keptRuns(t, 4)
+	recv := comeBack(t, endpoint)
 	recv.SlowDown(200 * time.Millisecond) // so that the two overlap
 	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_SPOOL=" + dir}
 	var wg sync.WaitGroup
@@ -202,9 +220,10 @@ func TestSpoolTwoDeliverersSendEachSessionOnce(t *testing.T) {
 // A deliverer killed mid-send leaves its session to be sent again: the
 // next delivery sends everything, once.
 func TestSpoolDelivererKilledMidSend(t *testing.T) {
-	dir := keptRuns(t, 3)
+	dir, endpoint := keptRuns(t, 3)
 	hanging := otlptest.Hanging(t)
-	cmd := exec.Command(binary, "flush")
+	cmd := exec.Command(binary, "flush", "--redirect") // to the hanging one
+
 	cmd.Env = withBaseEnv(t, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + hanging, "CURSOR_OTEL_SPOOL=" + dir})
 	proctest.Start(t, cmd, 30*time.Second)
 	// Mid-send: it holds the lock, its first export unanswered.
@@ -223,7 +242,7 @@ func TestSpoolDelivererKilledMidSend(t *testing.T) {
 	if n := keptSpans(t, dir); n != 3*exampleSpans {
 		t.Fatalf("%d spans kept after the deliverer was killed, want all %d", n, 3*exampleSpans)
 	}
-	recv := otlptest.StartGRPC(t)
+	recv := comeBack(t, endpoint)
 	r := runBinary(t, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_SPOOL=" + dir}, nil, "flush")
 	spans := golden.FromOTLP(recv.Spans())
 	noSpanTwice(t, spans)
@@ -256,7 +275,7 @@ func TestSpoolBoundInALongOutage(t *testing.T) {
 	if !strings.Contains(strings.Join(said, ""), "older sessions dropped") {
 		t.Errorf("no run said it dropped sessions: %q", said)
 	}
-	recv := otlptest.StartGRPC(t)
+	recv := comeBack(t, down)
 	r := runBinary(t, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_SPOOL=" + dir}, nil, "flush")
 	if r.exit != 0 || !strings.Contains(r.stdout, "dropped earlier, oldest first") {
 		t.Errorf("flush: exit %d, %q; want it to say how many were dropped", r.exit, r.stdout)
@@ -267,8 +286,8 @@ func TestSpoolBoundInALongOutage(t *testing.T) {
 // A collector that refuses the data as malformed: dropped with one line,
 // not kept for ever.
 func TestSpoolDropsWhatACollectorRejects(t *testing.T) {
-	dir := keptRuns(t, 1)
-	recv := otlptest.StartGRPC(t)
+	dir, endpoint := keptRuns(t, 1)
+	recv := comeBack(t, endpoint)
 	recv.Refuse(status.Error(codes.InvalidArgument, "span has no name"))
 	r := runBinary(t, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_SPOOL=" + dir}, nil, "flush")
 	if r.exit != 0 || strings.Count(r.stdout, "\n") != 1 || !strings.Contains(r.stdout, "cursor-otel: 1 session refused by the collector as malformed (InvalidArgument: span has no name), dropped") {

@@ -31,10 +31,10 @@ type Config struct {
 	// what became of the delivery to last-delivery.txt in the spool. (Its
 	// context bounds it, by BackgroundTimeout.)
 	Background bool
+	// Redirect also sends the sessions kept for other destinations to
+	// today's: only when the user says so (flush --redirect).
+	Redirect bool
 }
-
-// BackgroundTimeout bounds a delivery started by another run.
-const BackgroundTimeout = time.Minute
 
 // StatusFile is where a background delivery says what it did.
 const StatusFile = "last-delivery.txt"
@@ -47,10 +47,11 @@ func Run(ctx context.Context, c Config) int {
 		return c.done(0, "the spool is off (CURSOR_OTEL_SPOOL=off): nothing is kept")
 	}
 	dir := spool.Open(s.Spool, s.SpoolMax)
-	if !dir.Pending() {
-		if c.Background {
+	if c.Background {
+		if to, ok := tracer.Destination(c.Getenv); !ok || !dir.Pending(to) {
 			return 0
 		}
+	} else if !dir.Holds() {
 		return c.done(0, "nothing kept in "+s.Spool)
 	}
 	redactor := s.Redactor(c.Environ)
@@ -58,7 +59,7 @@ func Run(ctx context.Context, c Config) int {
 	if err != nil {
 		return c.done(1, redactor.Redact(fmt.Sprintf("cannot deliver the sessions kept in %s: %v", s.Spool, err)))
 	}
-	r, err := dir.Deliver(ctx, d.Export())
+	r, err := dir.Deliver(ctx, d.Export(), c.Redirect)
 	shutdown, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	_ = d.Shutdown(shutdown)
@@ -78,7 +79,7 @@ func Run(ctx context.Context, c Config) int {
 // Say is what a delivery did, in one line.
 func Say(r spool.Delivery, endpoint, dir string) string {
 	var parts []string
-	if r.Sessions > 0 || r.Err == nil && r.Rejected == 0 && r.Damaged == 0 {
+	if r.Sessions > 0 || r.Err == nil && r.Rejected == 0 && r.Damaged == 0 && len(r.Waiting) == 0 {
 		parts = append(parts, fmt.Sprintf("delivered %s (%s) to %s", oneline.Count(r.Sessions, "session"), oneline.Count(r.Spans, "span"), endpoint))
 	}
 	if r.Err != nil {
@@ -92,6 +93,10 @@ func Say(r spool.Delivery, endpoint, dir string) string {
 	}
 	if r.Dropped > 0 {
 		parts = append(parts, fmt.Sprintf("%s dropped earlier, oldest first, to keep the spool within CURSOR_OTEL_SPOOL_MAX", oneline.Count(r.Dropped, "session")))
+	}
+	for _, w := range r.Waiting {
+		parts = append(parts, fmt.Sprintf("%s kept for %s wait for that collector (cursor-otel flush --redirect sends them to %s instead)",
+			oneline.Count(w.Sessions, "session"), w.Address, endpoint))
 	}
 	return strings.Join(parts, "; ")
 }

@@ -37,8 +37,9 @@ const (
 )
 
 // File names: parts end in .otlp, named so that sorting them is oldest
-// first; the deliverers' lock and the count of sessions dropped to keep
-// the bound sit beside them.
+// first, and name their session's trace and their destination's digest
+// (STAMP-TRACE-PID-PART-DEST.otlp); the deliverers' lock and the count of
+// sessions dropped to keep the bound sit beside them.
 const (
 	partSuffix  = ".otlp"
 	lockFile    = "deliver.lock"
@@ -80,10 +81,10 @@ type Kept struct {
 	Dropped int
 }
 
-// Keep writes spans to the spool, a session (trace) at a time, each part
-// whole or not at all; files are the user's alone (0600 in a 0700
-// directory): with content capture they hold prompts.
-func (d *Dir) Keep(spans []sdktrace.ReadOnlySpan) (Kept, error) {
+// Keep writes spans that were going to to the spool, a session (trace)
+// at a time, each part whole or not at all; files are the user's alone
+// (0600 in a 0700 directory): with content capture they hold prompts.
+func (d *Dir) Keep(to Destination, spans []sdktrace.ReadOnlySpan) (Kept, error) {
 	var k Kept
 	if len(spans) == 0 {
 		return k, nil
@@ -92,6 +93,13 @@ func (d *Dir) Keep(spans []sdktrace.ReadOnlySpan) (Kept, error) {
 		return k, fmt.Errorf("spool: %w", err)
 	}
 	_ = os.Chmod(d.Path, 0o700) // made earlier with a wider mode, or by the user
+	dest, err := d.id(to, true)
+	if err == nil {
+		err = d.remember(dest, to)
+	}
+	if err != nil {
+		return k, err
+	}
 	byTrace := map[trace.TraceID][]sdktrace.ReadOnlySpan{}
 	var order []trace.TraceID
 	for _, s := range spans {
@@ -107,7 +115,7 @@ func (d *Dir) Keep(spans []sdktrace.ReadOnlySpan) (Kept, error) {
 		spans := byTrace[id]
 		pb := convert(spans) // once: the parts are cut by its size, and written from it
 		for i, r := range parts(pb) {
-			name := fmt.Sprintf("%020d-%s-%d-%03d%s", stamp, id, os.Getpid(), i, partSuffix)
+			name := fmt.Sprintf("%020d-%s-%d-%03d-%s%s", stamp, id, os.Getpid(), i, dest, partSuffix)
 			n, err := d.write(name, toOTLP(spans[r.from:r.to], pb[r.from:r.to]))
 			if err != nil {
 				return k, err
@@ -188,6 +196,7 @@ func (d *Dir) write(name string, td *tracepb.TracesData) (int64, error) {
 type part struct {
 	name  string
 	trace string // the session's trace ID, from the name
+	dest  string // its destination's digest, from the name; unknownDest in older names
 	size  int64
 }
 
@@ -211,8 +220,12 @@ func (d *Dir) list() ([]part, error) {
 			continue // taken by a deliverer meanwhile
 		}
 		p := part{name: name, size: info.Size()}
-		if fields := strings.Split(name, "-"); len(fields) >= 2 {
+		fields := strings.Split(strings.TrimSuffix(name, partSuffix), "-")
+		if len(fields) >= 2 {
 			p.trace = fields[1]
+		}
+		if len(fields) >= 5 {
+			p.dest = fields[4]
 		}
 		out = append(out, p)
 	}
@@ -220,9 +233,30 @@ func (d *Dir) list() ([]part, error) {
 	return out, nil
 }
 
-// Pending says whether anything is kept: a look at the directory, cheap
-// enough for every run's start.
-func (d *Dir) Pending() bool {
+// Pending says whether anything is kept for to: a look at the directory,
+// cheap enough for every run's start. Sessions kept for another
+// destination are not pending here: no run delivers them on its own.
+func (d *Dir) Pending(to Destination) bool {
+	suffix := "" // the destination's, once a part is seen
+	return d.anyPart(func(name string) bool {
+		if suffix == "" {
+			id, _ := d.id(to, false)
+			if id == "" {
+				return false // no key: nothing was kept with a destination
+			}
+			suffix = "-" + id + partSuffix
+		}
+		return strings.HasSuffix(name, suffix)
+	})
+}
+
+// Holds says whether anything is kept, for whatever destination.
+func (d *Dir) Holds() bool {
+	return d.anyPart(func(string) bool { return true })
+}
+
+// anyPart says whether the name of a part in the directory matches.
+func (d *Dir) anyPart(match func(name string) bool) bool {
 	f, err := os.Open(d.Path)
 	if err != nil {
 		return false
@@ -231,7 +265,7 @@ func (d *Dir) Pending() bool {
 	for {
 		names, err := f.Readdirnames(64)
 		for _, n := range names {
-			if strings.HasSuffix(n, partSuffix) && !strings.HasPrefix(n, ".") {
+			if strings.HasSuffix(n, partSuffix) && !strings.HasPrefix(n, ".") && match(n) {
 				return true
 			}
 		}
@@ -326,23 +360,28 @@ type Delivery struct {
 	// Dropped sessions, oldest first, to keep the spool within its bound
 	// since the last delivery.
 	Dropped int
+	// Waiting sessions, kept for other destinations, by address.
+	Waiting []Waiting
 	Err     error // why delivery stopped short; nil when all went
 }
 
-// Export sends spans; Permanent says an error is the collector's refusal
-// of the data itself (not worth a retry).
+// Export sends spans to a destination; Permanent says an error is the
+// collector's refusal of the data itself (not worth a retry).
 type Export struct {
+	To        Destination
 	Send      func(context.Context, []sdktrace.ReadOnlySpan) error
 	Permanent func(error) bool
 }
 
-// Deliver sends what is kept, oldest first, a part at a time: a part is
-// removed once the collector took it, or refused it as malformed. It
-// stops at the first failure that a later try may get past, leaving the
-// rest. One deliverer at a time: another at work makes this one return
-// ErrBusy at once; a deliverer killed mid-send leaves its part to be sent
-// again, whole.
-func (d *Dir) Deliver(ctx context.Context, exp Export) (Delivery, error) {
+// Deliver sends what is kept for exp's destination, oldest first, a part
+// at a time: a part is removed once the collector took it, or refused it
+// as malformed. It stops at the first failure that a later try may get
+// past, leaving the rest. Sessions kept for other destinations wait,
+// counted in Waiting, unless redirect sends them to exp's too. One
+// deliverer at a time: another at work makes this one return ErrBusy at
+// once; a deliverer killed mid-send leaves its part to be sent again,
+// whole.
+func (d *Dir) Deliver(ctx context.Context, exp Export, redirect bool) (Delivery, error) {
 	var r Delivery
 	if err := os.MkdirAll(d.Path, 0o700); err != nil {
 		return r, fmt.Errorf("spool: %w", err)
@@ -362,8 +401,20 @@ func (d *Dir) Deliver(ctx context.Context, exp Export) (Delivery, error) {
 	if err != nil {
 		return r, err
 	}
+	to, err := d.id(exp.To, false)
+	if err != nil {
+		return r, err
+	}
+	waiting := map[string]map[string]bool{} // destination: its sessions
 	delivered, rejected, left := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, p := range parts {
+		if p.dest != to && !redirect {
+			if waiting[p.dest] == nil {
+				waiting[p.dest] = map[string]bool{}
+			}
+			waiting[p.dest][p.trace] = true
+			continue
+		}
 		if r.Err != nil || ctx.Err() != nil {
 			left[p.trace] = true
 			continue
@@ -404,7 +455,36 @@ func (d *Dir) Deliver(ctx context.Context, exp Export) (Delivery, error) {
 		delete(delivered, id) // in part: it is not delivered until whole
 	}
 	r.Sessions, r.Rejected, r.Left = len(delivered), len(rejected), len(left)
+	for id, sessions := range waiting {
+		r.Waiting = append(r.Waiting, Waiting{Address: d.address(id), Sessions: len(sessions)})
+	}
+	slices.SortFunc(r.Waiting, func(a, b Waiting) int { return cmp.Compare(a.Address, b.Address) })
+	d.forget()
 	return r, nil
+}
+
+// forget removes the addresses written down for destinations that no
+// kept session goes to any more. (One written by a run keeping sessions
+// right now is a minute old at most, and stays.)
+func (d *Dir) forget() {
+	parts, err := d.list()
+	if err != nil {
+		return
+	}
+	used := map[string]bool{}
+	for _, p := range parts {
+		used[p.dest] = true
+	}
+	entries, _ := os.ReadDir(d.Path)
+	for _, e := range entries {
+		id, ok := strings.CutSuffix(e.Name(), destSuffix)
+		if !ok || used[id] || strings.HasPrefix(id, ".") {
+			continue
+		}
+		if info, err := e.Info(); err == nil && d.now().Sub(info.ModTime()) > time.Minute {
+			_ = os.Remove(filepath.Join(d.Path, e.Name()))
+		}
+	}
 }
 
 func read(path string) ([]sdktrace.ReadOnlySpan, error) {

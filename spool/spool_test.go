@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -61,7 +62,7 @@ type sent struct {
 }
 
 func (s *sent) export(err error) Export {
-	return Export{Send: func(_ context.Context, spans []sdktrace.ReadOnlySpan) error {
+	return Export{To: here, Send: func(_ context.Context, spans []sdktrace.ReadOnlySpan) error {
 		s.calls++
 		if err != nil {
 			return err
@@ -70,6 +71,9 @@ func (s *sent) export(err error) Export {
 		return nil
 	}, Permanent: func(e error) bool { return errors.Is(e, errMalformed) }}
 }
+
+// here is where the tests' sessions were going, and are delivered.
+var here = Destination{Address: "http://127.0.0.1:4317 (grpc)", Secret: "http://127.0.0.1:4317\x00authorization=Bearer%20tenant-a"}
 
 var (
 	errDown      = errors.New("connection refused")
@@ -100,15 +104,15 @@ func view(spans []sdktrace.ReadOnlySpan) []string {
 func TestKeepThenDeliverGivesTheSameSpans(t *testing.T) {
 	d := Open(filepath.Join(t.TempDir(), "spool"), 0)
 	want := slices.Concat(session(1, 3), session(2, 700)) // the second in two parts
-	k, err := d.Keep(want)
+	k, err := d.Keep(here, want)
 	if err != nil || k.Sessions != 2 || k.Spans != 705 || k.Dropped != 0 {
 		t.Fatalf("kept %+v, %v", k, err)
 	}
-	if !d.Pending() {
+	if !d.Pending(here) {
 		t.Fatal("nothing pending after Keep")
 	}
 	var got sent
-	r, err := d.Deliver(context.Background(), got.export(nil))
+	r, err := d.Deliver(context.Background(), got.export(nil), false)
 	if err != nil || r.Err != nil || r.Sessions != 2 || r.Spans != 705 || r.Left != 0 {
 		t.Fatalf("delivery %+v, %v", r, err)
 	}
@@ -118,12 +122,12 @@ func TestKeepThenDeliverGivesTheSameSpans(t *testing.T) {
 	if diff := cmp.Diff(view(want), view(got.spans)); diff != "" {
 		t.Errorf("delivered spans differ from the kept (-kept +delivered):\n%s", diff)
 	}
-	if d.Pending() {
+	if d.Pending(here) {
 		t.Error("still pending after delivery")
 	}
 	// Delivered once: a second delivery sends nothing.
 	var again sent
-	if r, _ := d.Deliver(context.Background(), again.export(nil)); r.Spans != 0 || again.calls != 0 {
+	if r, _ := d.Deliver(context.Background(), again.export(nil), false); r.Spans != 0 || again.calls != 0 {
 		t.Errorf("a second delivery sent %d spans", r.Spans)
 	}
 }
@@ -134,7 +138,7 @@ func TestFilesAreTheUsersAlone(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := Open(dir, 0)
-	if _, err := d.Keep(session(1, 1)); err != nil {
+	if _, err := d.Keep(here, session(1, 1)); err != nil {
 		t.Fatal(err)
 	}
 	fi, _ := os.Stat(dir)
@@ -154,20 +158,20 @@ func TestFilesAreTheUsersAlone(t *testing.T) {
 // as malformed has it dropped, said.
 func TestDeliveryFailures(t *testing.T) {
 	d := Open(filepath.Join(t.TempDir(), "spool"), 0)
-	if _, err := d.Keep(slices.Concat(session(1, 2), session(2, 2))); err != nil {
+	if _, err := d.Keep(here, slices.Concat(session(1, 2), session(2, 2))); err != nil {
 		t.Fatal(err)
 	}
 	var down sent
-	r, err := d.Deliver(context.Background(), down.export(errDown))
+	r, err := d.Deliver(context.Background(), down.export(errDown), false)
 	if err != nil || !errors.Is(r.Err, errDown) || r.Left != 2 || r.Sessions != 0 || down.calls != 1 {
 		t.Fatalf("collector down: %+v, %v, %d calls; want 2 left after one try", r, err, down.calls)
 	}
 	var refused sent
-	r, _ = d.Deliver(context.Background(), refused.export(errMalformed))
+	r, _ = d.Deliver(context.Background(), refused.export(errMalformed), false)
 	if r.Err != nil || r.Rejected != 2 || r.Left != 0 || !errors.Is(r.RejectedErr, errMalformed) {
 		t.Fatalf("refused as malformed: %+v; want both dropped", r)
 	}
-	if d.Pending() {
+	if d.Pending(here) {
 		t.Error("malformed sessions are still kept")
 	}
 }
@@ -178,14 +182,14 @@ func TestBoundDropsTheOldestFirst(t *testing.T) {
 	d := Open(filepath.Join(t.TempDir(), "spool"), 0)
 	var stamp int64
 	d.now = func() time.Time { stamp++; return time.Unix(0, stamp) }
-	if _, err := d.Keep(session(1, 50)); err != nil {
+	if _, err := d.Keep(here, session(1, 50)); err != nil {
 		t.Fatal(err)
 	}
 	parts, _ := d.list()
 	d.Max = parts[0].size*3 + parts[0].size/2 // room for three such sessions
 	dropped := 0
 	for i := byte(2); i <= 5; i++ {
-		k, err := d.Keep(session(i, 50))
+		k, err := d.Keep(here, session(i, 50))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -195,7 +199,7 @@ func TestBoundDropsTheOldestFirst(t *testing.T) {
 		t.Errorf("%d sessions dropped, want 2", dropped)
 	}
 	var got sent
-	r, _ := d.Deliver(context.Background(), got.export(nil))
+	r, _ := d.Deliver(context.Background(), got.export(nil), false)
 	if r.Sessions != 3 || r.Dropped != 2 {
 		t.Fatalf("delivery %+v, want 3 sessions and 2 said dropped", r)
 	}
@@ -206,7 +210,7 @@ func TestBoundDropsTheOldestFirst(t *testing.T) {
 	if traces[1] || traces[2] || !traces[3] || !traces[4] || !traces[5] {
 		t.Errorf("sessions delivered %v, want the newest three (3, 4, 5)", traces)
 	}
-	if r, _ := d.Deliver(context.Background(), got.export(nil)); r.Dropped != 0 {
+	if r, _ := d.Deliver(context.Background(), got.export(nil), false); r.Dropped != 0 {
 		t.Errorf("the drop was said twice: %+v", r)
 	}
 }
@@ -214,7 +218,7 @@ func TestBoundDropsTheOldestFirst(t *testing.T) {
 // A damaged file is dropped with a count, and the rest still goes.
 func TestDamagedFilesAreSkipped(t *testing.T) {
 	d := Open(filepath.Join(t.TempDir(), "spool"), 0)
-	if _, err := d.Keep(slices.Concat(session(1, 2), session(2, 2))); err != nil {
+	if _, err := d.Keep(here, slices.Concat(session(1, 2), session(2, 2))); err != nil {
 		t.Fatal(err)
 	}
 	parts, _ := d.list()
@@ -224,7 +228,7 @@ func TestDamagedFilesAreSkipped(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got sent
-	r, err := d.Deliver(context.Background(), got.export(nil))
+	r, err := d.Deliver(context.Background(), got.export(nil), false)
 	if err != nil || r.Damaged != 1 || r.Sessions != 1 || len(got.spans) != 3 {
 		t.Errorf("delivery %+v (%d spans), %v; want one damaged and the other session delivered", r, len(got.spans), err)
 	}
@@ -233,7 +237,7 @@ func TestDamagedFilesAreSkipped(t *testing.T) {
 // One deliverer at a time.
 func TestSecondDelivererIsTurnedAway(t *testing.T) {
 	d := Open(filepath.Join(t.TempDir(), "spool"), 0)
-	if _, err := d.Keep(session(1, 1)); err != nil {
+	if _, err := d.Keep(here, session(1, 1)); err != nil {
 		t.Fatal(err)
 	}
 	unlock, err := filelock.Lock(filepath.Join(d.Path, lockFile), false)
@@ -241,11 +245,11 @@ func TestSecondDelivererIsTurnedAway(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got sent
-	if _, err := d.Deliver(context.Background(), got.export(nil)); !errors.Is(err, ErrBusy) || got.calls != 0 {
+	if _, err := d.Deliver(context.Background(), got.export(nil), false); !errors.Is(err, ErrBusy) || got.calls != 0 {
 		t.Errorf("while another delivers: %v, %d exports; want ErrBusy and none", err, got.calls)
 	}
 	unlock()
-	if r, err := d.Deliver(context.Background(), got.export(nil)); err != nil || r.Sessions != 1 {
+	if r, err := d.Deliver(context.Background(), got.export(nil), false); err != nil || r.Sessions != 1 {
 		t.Errorf("after: %+v, %v", r, err)
 	}
 }
@@ -276,7 +280,7 @@ func FuzzDecode(f *testing.F) {
 // being written now is left alone.
 func TestStalePartsAreRemoved(t *testing.T) {
 	d := Open(filepath.Join(t.TempDir(), "spool"), 0)
-	if _, err := d.Keep(session(1, 1)); err != nil {
+	if _, err := d.Keep(here, session(1, 1)); err != nil {
 		t.Fatal(err)
 	}
 	old, fresh := filepath.Join(d.Path, ".part-1"), filepath.Join(d.Path, ".part-2")
@@ -290,7 +294,7 @@ func TestStalePartsAreRemoved(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got sent
-	if r, err := d.Deliver(context.Background(), got.export(nil)); err != nil || r.Sessions != 1 || r.Damaged != 0 {
+	if r, err := d.Deliver(context.Background(), got.export(nil), false); err != nil || r.Sessions != 1 || r.Damaged != 0 {
 		t.Fatalf("delivery %+v, %v", r, err)
 	}
 	if _, err := os.Stat(old); err == nil {
@@ -314,9 +318,100 @@ func BenchmarkKeepManySessions(b *testing.B) {
 	for b.Loop() {
 		d := Open(filepath.Join(b.TempDir(), "spool"), 0)
 		for _, batch := range batches {
-			if _, err := d.Keep(batch); err != nil {
+			if _, err := d.Keep(here, batch); err != nil {
 				b.Fatal(err)
 			}
 		}
+	}
+}
+
+// A session kept for one destination is delivered only to it: another
+// address, or the same address with another tenant's credentials, gets
+// nothing and is told how many wait, and for which address; redirect,
+// asked for, sends them. No credential is written down.
+func TestKeptSessionGoesOnlyWhereItWasGoing(t *testing.T) {
+	d := Open(t.TempDir(), 0)
+	if _, err := d.Keep(here, session(1, 2)); err != nil {
+		t.Fatal(err)
+	}
+	otherTenant := Destination{Address: here.Address, Secret: "http://127.0.0.1:4317\x00authorization=Bearer%20tenant-b"}
+	otherAddress := Destination{Address: "https://collector.example:4317 (grpc)", Secret: here.Secret}
+	for _, to := range []Destination{otherTenant, otherAddress} {
+		if d.Pending(to) {
+			t.Errorf("pending for %v: want only for where it was going", to)
+		}
+		var got sent
+		exp := got.export(nil)
+		exp.To = to
+		r, err := d.Deliver(context.Background(), exp, false)
+		if err != nil || got.calls != 0 || r.Sessions != 0 {
+			t.Fatalf("delivered to %v: %d calls, %+v, %v; want none", to, got.calls, r, err)
+		}
+		if want := []Waiting{{Address: here.Address, Sessions: 1}}; !slices.Equal(r.Waiting, want) {
+			t.Errorf("waiting %+v, want %+v", r.Waiting, want)
+		}
+	}
+	if !d.Pending(here) || !d.Holds() {
+		t.Fatal("the session no longer kept for its own destination")
+	}
+	files, _ := os.ReadDir(d.Path)
+	for _, f := range files {
+		b, _ := os.ReadFile(filepath.Join(d.Path, f.Name()))
+		if strings.Contains(string(b), "tenant-a") || strings.Contains(f.Name(), "tenant-a") {
+			t.Errorf("%s holds the credentials in clear", f.Name())
+		}
+	}
+
+	var got sent
+	exp := got.export(nil)
+	exp.To = otherTenant
+	r, err := d.Deliver(context.Background(), exp, true)
+	if err != nil || r.Sessions != 1 || len(got.spans) != 3 || len(r.Waiting) != 0 {
+		t.Fatalf("redirected: %+v, %d spans, %v; want the session, whole", r, len(got.spans), err)
+	}
+	if d.Holds() {
+		t.Error("still kept after its delivery")
+	}
+}
+
+// Parts kept before destinations were written down wait for a redirect:
+// where they were going is not known.
+func TestPartsOfUnknownDestinationWait(t *testing.T) {
+	d := Open(t.TempDir(), 0)
+	if _, err := d.Keep(here, session(1, 1)); err != nil {
+		t.Fatal(err)
+	}
+	parts, _ := d.list()
+	old := strings.TrimSuffix(parts[0].name, "-"+parts[0].dest+partSuffix) + partSuffix
+	if err := os.Rename(filepath.Join(d.Path, parts[0].name), filepath.Join(d.Path, old)); err != nil {
+		t.Fatal(err)
+	}
+	var got sent
+	r, err := d.Deliver(context.Background(), got.export(nil), false)
+	if err != nil || got.calls != 0 || len(r.Waiting) != 1 || r.Waiting[0].Sessions != 1 || !strings.Contains(r.Waiting[0].Address, "did not write down") {
+		t.Fatalf("%+v, %d calls, %v; want it waiting, unknown", r, got.calls, err)
+	}
+	if r, _ = d.Deliver(context.Background(), got.export(nil), true); r.Sessions != 1 {
+		t.Fatalf("redirected: %+v", r)
+	}
+}
+
+// The bound counts every destination together, oldest first.
+func TestBoundCountsEveryDestination(t *testing.T) {
+	d := Open(t.TempDir(), 0)
+	d.now = func() time.Time { return base }
+	other := Destination{Address: "http://elsewhere:4317 (grpc)"}
+	if _, err := d.Keep(other, session(1, 50)); err != nil {
+		t.Fatal(err)
+	}
+	parts, _ := d.list()
+	d.Max = parts[0].size + parts[0].size/2 // room for one session of this size
+	d.now = func() time.Time { return base.Add(time.Hour) }
+	k, err := d.Keep(here, session(2, 50))
+	if err != nil || k.Dropped != 1 {
+		t.Fatalf("kept %+v, %v; want the other destination's older session dropped", k, err)
+	}
+	if d.Pending(other) || !d.Pending(here) {
+		t.Error("want the newer session kept, the older dropped")
 	}
 }

@@ -23,6 +23,7 @@ import (
 type Delivery struct {
 	exp      sdktrace.SpanExporter
 	conns    conns
+	to       spool.Destination
 	Endpoint string
 }
 
@@ -47,12 +48,12 @@ func NewDelivery(ctx context.Context, cfg Config) (*Delivery, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Delivery{exp: exp, conns: p.conns, Endpoint: s.traces.endpoint}, nil
+	return &Delivery{exp: exp, conns: p.conns, to: s.traces.destination(cfg.Getenv), Endpoint: s.traces.endpoint}, nil
 }
 
 // Export is the delivery as the spool takes it.
 func (d *Delivery) Export() spool.Export {
-	return spool.Export{Send: d.exp.ExportSpans, Permanent: Malformed}
+	return spool.Export{To: d.to, Send: d.exp.ExportSpans, Permanent: Malformed}
 }
 
 // Shutdown closes the exporter's connection.

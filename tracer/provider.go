@@ -96,6 +96,7 @@ type Provider struct {
 	settings     settings
 	version      string
 	spool        *spool.Dir
+	getenv       func(string) string
 	conns        conns // the OTLP/gRPC connections dialed, closed at the end
 
 	keptMu  sync.Mutex
@@ -116,7 +117,7 @@ func New(ctx context.Context, cfg Config) (*Provider, error) {
 	if len(problems) > 0 {
 		return nil, errors.Join(problems...)
 	}
-	p := &Provider{flushTimeout: cfg.FlushTimeout, settings: s, version: cfg.Version, spool: cfg.Spool, conns: conns{}}
+	p := &Provider{flushTimeout: cfg.FlushTimeout, settings: s, version: cfg.Version, spool: cfg.Spool, getenv: cfg.Getenv, conns: conns{}}
 	res := newResource(ctx, cfg)
 	opts := []sdktrace.TracerProviderOption{sdktrace.WithResource(res), sdktrace.WithSampler(s.sampler)}
 	if cfg.IDGenerator != nil {
@@ -197,7 +198,7 @@ func (p *Provider) newExporter(ctx context.Context, name string, cfg Config, bat
 
 // keep writes spans the collector did not take to the spool.
 func (p *Provider) keep(spans []sdktrace.ReadOnlySpan) {
-	k, err := p.spool.Keep(spans)
+	k, err := p.spool.Keep(p.settings.traces.destination(p.getenv), spans)
 	p.keptMu.Lock()
 	defer p.keptMu.Unlock()
 	p.kept.Spans += k.Spans
