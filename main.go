@@ -4,12 +4,14 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
 	"runtime/debug"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/alecthomas/kong"
 
@@ -60,8 +62,19 @@ from the CURSOR_OTEL_* variables.`
 // read; nothing is run.
 const statusUsage = 2
 
+// delivererArg, alone on the command line, makes this process the
+// background delivery that a run of cursor-otel started for itself. run
+// reads it before anything else, whatever this binary is called (a
+// cursor-agent copy, a symlink, a renamed or moved file): what
+// cursor-otel starts for itself is never the agent.
+const delivererArg = "--cursor-otel-background-delivery"
+
 // run parses the command line and runs it, returning the exit status.
 func run(argv0 string, args []string) int {
+	if len(args) == 1 && args[0] == delivererArg {
+		tracer.Silence()
+		return deliverInBackground()
+	}
 	name := agent.ProgramName(argv0)
 	if agentArgs, ok := agentsAlone(name, args); ok {
 		// Most runs: building kong's model of the command line costs more
@@ -276,16 +289,16 @@ func (h *hookCmd) Run(c *cli, status *int) error {
 	s, problems := settings.Load(c.Flags, os.Getenv)
 	dir := hook.DefaultStateDir(os.Environ())
 	var pending func() bool
-	if problems == nil && s.Spool != "" {
-		pending = spool.Open(s.Spool, s.SpoolMax).Pending
+	if problems == nil {
+		pending = func() bool { return keptFor(s) }
 	}
 	*status = hook.Run(hook.Config{Settings: s, Problems: problems, Environ: os.Environ(), Stdin: os.Stdin, Stdout: os.Stdout,
-		StateDir: dir, Flusher: func(dir string) { startFlusher("CURSOR_OTEL_STATE_DIR=" + dir) }, Kept: pending})
+		StateDir: dir, Flusher: func(dir string) { startFlusher(s, "CURSOR_OTEL_STATE_DIR="+dir) }, Kept: pending})
 	return nil
 }
 
 type flushCmd struct {
-	Background bool `hidden:"" help:"Started by another run: print nothing, give up after a minute."`
+	Redirect bool `help:"Also send the sessions kept for another collector (another address, protocol or credentials) to the one set now. Without it they wait for their own."`
 }
 
 // Run exports what the hooks recorded and not yet exported, then
@@ -293,38 +306,67 @@ type flushCmd struct {
 func (f *flushCmd) Run(c *cli, status *int) error {
 	s, problems := settings.Load(c.Flags, os.Getenv)
 	if problems != nil {
-		if !f.Background {
-			fmt.Fprintf(os.Stderr, "cursor-otel: %v\n", problems)
-			*status = statusUsage
-		}
+		fmt.Fprintf(os.Stderr, "cursor-otel: %v\n", problems)
+		*status = statusUsage
 		return nil
 	}
 	ctx := context.Background()
-	if f.Background {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, flush.BackgroundTimeout)
-		defer cancel()
-	}
 	hook.Flush(ctx, hook.FlushConfig{Settings: s, Environ: os.Environ(), Getenv: os.Getenv, StateDir: hook.DefaultStateDir(os.Environ())})
-	*status = flush.Run(ctx, flush.Config{Settings: s, Getenv: os.Getenv, Environ: os.Environ(), Stdout: os.Stdout, Stderr: os.Stderr, Background: f.Background})
+	*status = flush.Run(ctx, flush.Config{Settings: s, Getenv: os.Getenv, Environ: os.Environ(), Stdout: os.Stdout, Stderr: os.Stderr, Redirect: f.Redirect})
 	return nil
 }
 
-// startFlusher starts "cursor-otel flush --background" on its own, out of
-// this process's session, and does not wait for it: the hook or the run
-// goes on now. env is added to this process's environment.
-func startFlusher(env ...string) {
-	_ = detach.Start(self().Path, []string{"flush", "--background"}, append(os.Environ(), env...))
+// deliverInBackground is the process startFlusher starts: the hooks'
+// records, then what earlier runs kept for the collector set now. It
+// prints nothing, starts nothing, and ends itself by flush.BackgroundLife
+// whatever it waits on.
+func deliverInBackground() int {
+	time.AfterFunc(flush.BackgroundLife, func() { os.Exit(0) })
+	s, problems := settings.Load(settings.Flags{}, os.Getenv)
+	if problems != nil {
+		return 0
+	}
+	state := hook.DefaultStateDir(os.Environ())
+	return flush.Background(flush.Config{Settings: s, Getenv: os.Getenv, Environ: os.Environ()}, deliverersDir(s, state),
+		func(ctx context.Context) {
+			hook.Flush(ctx, hook.FlushConfig{Settings: s, Environ: os.Environ(), Getenv: os.Getenv, StateDir: state})
+		})
 }
 
-// deliverKept starts a background delivery of what earlier runs kept, if
-// anything is: a run never waits for it.
+// deliverersDir is where the one background delivery of these settings
+// holds its lock: the spool, or the hooks' state when there is none.
+func deliverersDir(s settings.Settings, state string) string {
+	return cmp.Or(s.Spool, state)
+}
+
+// startFlusher starts the background delivery on its own, out of this
+// process's session, and does not wait for it: the hook or the run goes
+// on now. None is started while one is alive: that one looks again
+// before it ends. env is added to this process's environment.
+func startFlusher(s settings.Settings, env ...string) {
+	environ := append(os.Environ(), env...)
+	if flush.Want(deliverersDir(s, hook.DefaultStateDir(environ))) {
+		_ = detach.Start(self().Path, []string{delivererArg}, environ)
+	}
+}
+
+// deliverKept starts a background delivery of what earlier runs kept for
+// the collector set now, if anything is: a run never waits for it.
 func deliverKept(s settings.Settings) func() {
 	return func() {
-		if s.Spool != "" && spool.Open(s.Spool, s.SpoolMax).Pending() {
-			startFlusher()
+		if keptFor(s) {
+			startFlusher(s)
 		}
 	}
+}
+
+// keptFor says earlier runs kept sessions for the collector set now.
+func keptFor(s settings.Settings) bool {
+	if s.Spool == "" {
+		return false
+	}
+	to, ok := tracer.Destination(os.Getenv)
+	return ok && spool.Open(s.Spool, s.SpoolMax).Pending(to)
 }
 
 type hooksCmd struct {

@@ -73,7 +73,7 @@ func hookEvents(n int) ([]string, error) {
 }
 
 // waitForFlushers waits, at most within, for the deliveries the hooks
-// started in the background (cursor-otel flush --background, detached)
+// started in the background (cursor-otel's own delivery, detached)
 // to end, so that none runs on after the bench or into its next figures.
 // Only where /proc lists processes; elsewhere it returns at once.
 func waitForFlushers(binary string, within time.Duration) {
@@ -83,13 +83,14 @@ func waitForFlushers(binary string, within time.Duration) {
 	}
 }
 
-// flushersRunning says whether a process runs binary's flush.
+// flushersRunning says whether a process runs binary's background
+// delivery (the argument cursor-otel starts it with).
 func flushersRunning(binary string) bool {
 	procs, err := os.ReadDir("/proc")
 	if err != nil {
 		return false
 	}
-	want := binary + "\x00flush\x00"
+	want := binary + "\x00--cursor-otel-background-delivery\x00"
 	for _, p := range procs {
 		b, err := os.ReadFile(filepath.Join("/proc", p.Name(), "cmdline"))
 		if err == nil && strings.HasPrefix(string(b), want) {
