@@ -20,6 +20,8 @@
 //	FAKEAGENT_TIMES       a file to append "line unix-nanoseconds" to after
 //	                      each line is written
 //	FAKEAGENT_RECORD      a file to write {args, stdin, env} to
+//	FAKEAGENT_RUNS        a file to append each run's arguments to, as
+//	                      one JSON array a line: how often it ran, and how
 //	FAKEAGENT_READ_STDIN  read stdin to EOF first (a piped prompt)
 //	FAKEAGENT_STDERR      text to write to stderr
 //	FAKEAGENT_EXIT        the exit status (default 0)
@@ -97,6 +99,11 @@ func main() {
 	var stdin []byte
 	if os.Getenv("FAKEAGENT_READ_STDIN") != "" {
 		stdin, _ = io.ReadAll(os.Stdin)
+	}
+	if path := os.Getenv("FAKEAGENT_RUNS"); path != "" {
+		if err := appendRun(path, os.Args[1:]); err != nil {
+			fail(err)
+		}
 	}
 	if path := os.Getenv("FAKEAGENT_RECORD"); path != "" {
 		env := map[string]string{}
@@ -293,4 +300,22 @@ func appendFile(path, s string) {
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "fakeagent:", err)
 	os.Exit(99)
+}
+
+// appendRun adds a line with args to the file at path, in one write, so
+// that runs at once never mix their lines.
+func appendRun(path string, args []string) error {
+	b, err := json.Marshal(args)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(append(b, '\n'))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
