@@ -150,7 +150,7 @@ func TestSpoolDeliversWhatWasKept(t *testing.T) {
 // cursor-otel flush delivers them later and says how many went.
 func TestSpoolKeepsWhatACollectorDidNotAnswer(t *testing.T) {
 	for _, tt := range []struct {
-		name     string
+		name string
 		// collector gives its endpoint, and what brings it back.
 		collector func(t *testing.T) (string, func() *otlptest.Receiver)
 	}{
