@@ -1,17 +1,15 @@
 package main
 
 import (
-	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/alecthomas/kong"
-)
 
-var envNames = regexp.MustCompile(`CURSOR_OTEL_[A-Z0-9_]*[A-Z0-9]`)
+	"github.com/cursor-otel/cursor-otel/internal/docnames"
+)
 
 // TestDocsSettings keeps docs/settings.md and the command line in step:
 // every flag of every command is there, each of cursor-otel's own with its
@@ -57,43 +55,16 @@ func TestDocsSettings(t *testing.T) {
 		t.Fatalf("only %d flags found on the command line: is settings.Flags embedded?", len(own))
 	}
 
-	known := codeEnvNames(t)
+	known, err := docnames.InCode(".")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for flag := range own {
 		known["CURSOR_OTEL_"+strings.ToUpper(strings.ReplaceAll(flag, "-", "_"))] = true
 	}
-	for _, name := range envNames.FindAllString(page, -1) {
+	for _, name := range docnames.Env.FindAllString(page, -1) {
 		if !known[name] {
 			t.Errorf("docs/settings.md names %s, which the code never reads", name)
 		}
 	}
-}
-
-// codeEnvNames are the CURSOR_OTEL_ names the program's own sources (not
-// its tests) mention.
-func codeEnvNames(t *testing.T) map[string]bool {
-	t.Helper()
-	out := map[string]bool{}
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && path != "." || d.Name() == "testdata" || d.Name() == "bench") {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		for _, name := range envNames.FindAllString(string(b), -1) {
-			out[name] = true
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
 }

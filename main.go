@@ -15,19 +15,19 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"github.com/cursor-otel/cursor-otel/agent"
-	"github.com/cursor-otel/cursor-otel/compare"
-	"github.com/cursor-otel/cursor-otel/flush"
-	"github.com/cursor-otel/cursor-otel/hook"
+	"github.com/cursor-otel/cursor-otel/internal/agent"
 	"github.com/cursor-otel/cursor-otel/internal/detach"
+	"github.com/cursor-otel/cursor-otel/internal/mode/compare"
+	"github.com/cursor-otel/cursor-otel/internal/mode/flush"
+	"github.com/cursor-otel/cursor-otel/internal/mode/hook"
+	"github.com/cursor-otel/cursor-otel/internal/mode/replay"
+	"github.com/cursor-otel/cursor-otel/internal/mode/wrap"
 	"github.com/cursor-otel/cursor-otel/internal/oneline"
 	_ "github.com/cursor-otel/cursor-otel/internal/quietlog" // before the OpenTelemetry libraries log
+	"github.com/cursor-otel/cursor-otel/internal/settings"
+	"github.com/cursor-otel/cursor-otel/internal/spool"
 	"github.com/cursor-otel/cursor-otel/internal/version"
-	"github.com/cursor-otel/cursor-otel/replay"
-	"github.com/cursor-otel/cursor-otel/settings"
-	"github.com/cursor-otel/cursor-otel/spool"
 	"github.com/cursor-otel/cursor-otel/tracer"
-	"github.com/cursor-otel/cursor-otel/wrap"
 )
 
 func main() {

@@ -10,7 +10,7 @@ import (
 )
 
 // hookSession is a recorded interactive session's hook events, one a line.
-const hookSession = "testdata/hooks/interactive-session.ndjson"
+const hookSession = "spanmap/testdata/hooks/interactive-session.ndjson"
 
 // hookRun is the figures of hook events and of cursor-otel version run
 // beside them, in turn.

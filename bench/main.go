@@ -89,7 +89,7 @@ func bench(c config) error {
 	spoolDir = filepath.Join(dir, "spool")
 	binary, agent, floor := filepath.Join(dir, "cursor-otel"), filepath.Join(dir, "fakeagent"), filepath.Join(dir, "floor")
 	launcher = filepath.Join(dir, "launch")
-	for pkg, out := range map[string]string{".": binary, "./testdata/fakeagent": agent, "./bench/launch": launcher, "./bench/floor": floor} {
+	for pkg, out := range map[string]string{".": binary, "./test/fakeagent": agent, "./bench/launch": launcher, "./bench/floor": floor} {
 		if err := build(out, pkg); err != nil {
 			return err
 		}

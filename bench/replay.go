@@ -11,9 +11,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cursor-otel/cursor-otel/internal/mode/replay"
 	"github.com/cursor-otel/cursor-otel/internal/otlptest"
 	"github.com/cursor-otel/cursor-otel/internal/synth"
-	"github.com/cursor-otel/cursor-otel/replay"
 )
 
 // shape is a kind of stream the replay targets hold on.

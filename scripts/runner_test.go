@@ -19,7 +19,7 @@ import (
 // tempRoot holds what TestMain builds, for all the tests.
 var tempRoot string
 
-// fakeAgent is the stand-in cursor-agent (testdata/fakeagent).
+// fakeAgent is the stand-in cursor-agent (test/fakeagent).
 var fakeAgent string
 
 func TestMain(m *testing.M) {
@@ -30,7 +30,7 @@ func TestMain(m *testing.M) {
 	}
 	tempRoot = dir
 	fakeAgent = filepath.Join(dir, "fakeagent")
-	if out, err := exec.Command("go", "build", "-o", fakeAgent, "../testdata/fakeagent").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", fakeAgent, "../test/fakeagent").CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "build fakeagent: %v\n%s", err, out)
 		os.Exit(1)
 	}

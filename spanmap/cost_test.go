@@ -10,8 +10,8 @@ import (
 
 	"go.opentelemetry.io/otel/codes"
 
+	"github.com/cursor-otel/cursor-otel/internal/pricing"
 	"github.com/cursor-otel/cursor-otel/parse"
-	"github.com/cursor-otel/cursor-otel/pricing"
 )
 
 // costStream is a session of model with the usage given (none when

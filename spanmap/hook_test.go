@@ -21,7 +21,7 @@ import (
 // hook processes do, and makes the records spans.
 func hookSession(t *testing.T, opts Options) tracetest.SpanStubs {
 	t.Helper()
-	f, err := os.Open("../testdata/hooks/interactive-session.ndjson")
+	f, err := os.Open("testdata/hooks/interactive-session.ndjson")
 	if err != nil {
 		t.Fatal(err)
 	}

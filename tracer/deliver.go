@@ -14,7 +14,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/cursor-otel/cursor-otel/spool"
+	"github.com/cursor-otel/cursor-otel/internal/spool"
 )
 
 // Delivery sends kept spans through the OTLP exporter the settings name,

@@ -3,7 +3,7 @@ package tracer
 import (
 	"strings"
 
-	"github.com/cursor-otel/cursor-otel/spool"
+	"github.com/cursor-otel/cursor-otel/internal/spool"
 )
 
 // Destination is where the settings send spans, as the spool tells

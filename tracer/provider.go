@@ -27,7 +27,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/backoff"
 
-	"github.com/cursor-otel/cursor-otel/spool"
+	"github.com/cursor-otel/cursor-otel/internal/spool"
 )
 
 // DefaultFlushTimeout bounds how long exporting may hold up exit.

@@ -49,7 +49,7 @@ func setup(dir string) error {
 		return err
 	}
 	cursorOtel, fakeAgent = filepath.Join(dir, "cursor-otel"), filepath.Join(dir, "fakeagent")
-	for out, pkg := range map[string]string{cursorOtel: ".", fakeAgent: "./testdata/fakeagent"} {
+	for out, pkg := range map[string]string{cursorOtel: ".", fakeAgent: "./test/fakeagent"} {
 		cmd := exec.Command("go", "build", "-o", out, pkg)
 		cmd.Dir = root
 		if b, err := cmd.CombinedOutput(); err != nil {

@@ -37,12 +37,12 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
-	"github.com/cursor-otel/cursor-otel/compare"
+	"github.com/cursor-otel/cursor-otel/internal/mode/compare"
+	"github.com/cursor-otel/cursor-otel/internal/pricing"
 	"github.com/cursor-otel/cursor-otel/internal/proctest"
+	"github.com/cursor-otel/cursor-otel/internal/summary"
 	"github.com/cursor-otel/cursor-otel/parse"
-	"github.com/cursor-otel/cursor-otel/pricing"
 	"github.com/cursor-otel/cursor-otel/spanmap"
-	"github.com/cursor-otel/cursor-otel/summary"
 )
 
 var screenshot = flag.String("screenshot", "", "write a picture of the report of examples/fix-failing-test.ndjson to this file")
@@ -183,7 +183,7 @@ func compareCharts(t *testing.T) []chart {
 		}
 		return path
 	}
-	data := "../../compare/testdata/"
+	data := "../../internal/mode/compare/testdata/"
 	pairs := [][2]string{
 		{data + "main.jsonl", data + "pr-failed.jsonl"},
 		{data + "main.jsonl", data + "pr-slower.jsonl"},
@@ -253,8 +253,8 @@ func fuzzCharts(t *testing.T) []chart {
 		t.Fatal(err)
 	}
 	dirs := []string{
-		filepath.Join("..", "..", "summary", "testdata", "fuzz", "FuzzGantt"),
-		filepath.Join(strings.TrimSpace(string(cache)), "fuzz", "github.com", "cursor-otel", "cursor-otel", "summary", "FuzzGantt"),
+		filepath.Join("..", "..", "internal", "summary", "testdata", "fuzz", "FuzzGantt"),
+		filepath.Join(strings.TrimSpace(string(cache)), "fuzz", "github.com", "cursor-otel", "cursor-otel", "internal", "summary", "FuzzGantt"),
 	}
 	var charts []chart
 	for _, d := range dirs {

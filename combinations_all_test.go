@@ -1,6 +1,0 @@
-//go:build linux && combinations
-
-package main
-
-// allCombinations: every mode × shape × spool × collector (.ci/run).
-const allCombinations = true

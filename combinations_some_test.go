@@ -1,7 +1,0 @@
-//go:build linux && !combinations
-
-package main
-
-// allCombinations: go test ./... runs the cells TestCombinations picks;
-// -tags combinations runs them all.
-const allCombinations = false

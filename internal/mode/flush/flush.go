@@ -1,0 +1,121 @@
+// Package flush is cursor-otel's flush command: it delivers the sessions
+// earlier runs kept because the collector did not take them, now (and
+// says what went), or in the background for another run (and says it in
+// a file).
+package flush
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/cursor-otel/cursor-otel/internal/oneline"
+	"github.com/cursor-otel/cursor-otel/internal/settings"
+	"github.com/cursor-otel/cursor-otel/internal/spool"
+	"github.com/cursor-otel/cursor-otel/tracer"
+)
+
+// Config is one flush.
+type Config struct {
+	Settings settings.Settings
+	Getenv   func(string) string
+	Environ  []string
+	Stdout   io.Writer
+	Stderr   io.Writer
+	// Background: started by another run, it prints nothing and writes
+	// what became of the delivery to last-delivery.txt in the spool. (Its
+	// context bounds it, by BackgroundTimeout.)
+	Background bool
+	// Redirect also sends the sessions kept for other destinations to
+	// today's: only when the user says so (flush --redirect).
+	Redirect bool
+}
+
+// StatusFile is where a background delivery says what it did.
+const StatusFile = "last-delivery.txt"
+
+// Run delivers and returns the exit status: 0 when nothing is left
+// kept (or another process is delivering), 1 when some could not go.
+func Run(ctx context.Context, c Config) int {
+	s := c.Settings
+	if s.Spool == "" {
+		return c.done(0, "the spool is off (CURSOR_OTEL_SPOOL=off): nothing is kept")
+	}
+	dir := spool.Open(s.Spool, s.SpoolMax)
+	if c.Background {
+		if to, ok := tracer.Destination(c.Getenv); !ok || !dir.Pending(to) {
+			return 0
+		}
+	} else if !dir.Holds() {
+		return c.done(0, "nothing kept in "+s.Spool)
+	}
+	redactor := s.Redactor(c.Environ)
+	d, err := tracer.NewDelivery(ctx, s.Tracing(c.Getenv, redactor))
+	if err != nil {
+		return c.done(1, redactor.Redact(fmt.Sprintf("cannot deliver the sessions kept in %s: %v", s.Spool, err)))
+	}
+	r, err := dir.Deliver(ctx, d.Export(), c.Redirect)
+	shutdown, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	_ = d.Shutdown(shutdown)
+	switch {
+	case errors.Is(err, spool.ErrBusy):
+		return c.done(0, "another cursor-otel is delivering the sessions kept in "+s.Spool)
+	case err != nil:
+		return c.done(1, redactor.Redact(err.Error()))
+	}
+	status := 0
+	if r.Err != nil {
+		status = 1
+	}
+	return c.done(status, redactor.Redact(Say(r, d.Endpoint, s.Spool)))
+}
+
+// Say is what a delivery did, in one line.
+func Say(r spool.Delivery, endpoint, dir string) string {
+	var parts []string
+	if r.Sessions > 0 || r.Err == nil && r.Rejected == 0 && r.Damaged == 0 && len(r.Waiting) == 0 {
+		parts = append(parts, fmt.Sprintf("delivered %s (%s) to %s", oneline.Count(r.Sessions, "session"), oneline.Count(r.Spans, "span"), endpoint))
+	}
+	if r.Err != nil {
+		parts = append(parts, fmt.Sprintf("collector at %s: %s; %s still kept in %s", endpoint, tracer.Reason(r.Err), oneline.Count(r.Left, "session"), dir))
+	}
+	if r.Rejected > 0 {
+		parts = append(parts, fmt.Sprintf("%s refused by the collector as malformed (%s), dropped", oneline.Count(r.Rejected, "session"), tracer.Reason(r.RejectedErr)))
+	}
+	if r.Damaged > 0 {
+		parts = append(parts, fmt.Sprintf("%s damaged (cut short or overwritten), dropped", oneline.Count(r.Damaged, "kept file")))
+	}
+	if r.Dropped > 0 {
+		parts = append(parts, fmt.Sprintf("%s dropped earlier, oldest first, to keep the spool within CURSOR_OTEL_SPOOL_MAX", oneline.Count(r.Dropped, "session")))
+	}
+	for _, w := range r.Waiting {
+		parts = append(parts, fmt.Sprintf("%s kept for %s wait for that collector (cursor-otel flush --redirect sends them to %s instead)",
+			oneline.Count(w.Sessions, "session"), w.Address, endpoint))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// done says what happened: on stdout (or stderr, for a failure) in the
+// foreground, in StatusFile in the background.
+func (c Config) done(status int, msg string) int {
+	line := oneline.Join("cursor-otel: " + msg)
+	if c.Background {
+		if c.Settings.Spool != "" {
+			_ = os.WriteFile(filepath.Join(c.Settings.Spool, StatusFile),
+				[]byte(time.Now().UTC().Format(time.RFC3339)+" "+line+"\n"), 0o600)
+		}
+		return 0
+	}
+	w := c.Stdout
+	if status != 0 {
+		w = c.Stderr
+	}
+	fmt.Fprintln(w, line)
+	return status
+}

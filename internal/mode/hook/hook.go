@@ -1,0 +1,110 @@
+// Package hook is cursor-otel's hook mode: the command a hooks.json entry
+// runs for each event of an interactive or editor session. Each event is a
+// process of its own, so the hook answers at once, keeps what it must
+// remember in a small state directory, and leaves exporting to a flusher
+// it starts in the background: the agent never waits on a collector.
+package hook
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/valyala/fastjson"
+
+	"github.com/cursor-otel/cursor-otel/internal/settings"
+	"github.com/cursor-otel/cursor-otel/internal/statedir"
+	"github.com/cursor-otel/cursor-otel/parse"
+	"github.com/cursor-otel/cursor-otel/spanmap"
+)
+
+// StreamTraced is set in the environment of an agent cursor-otel traces
+// from its stream: its hooks then add nothing, so the run is traced once.
+const StreamTraced = "CURSOR_OTEL_STREAM_TRACED"
+
+// maxEvent bounds what is read of one event (a file's content, a
+// command's output can be large); the answer does not depend on it.
+const maxEvent = 16 << 20
+
+// Config is one hook process.
+type Config struct {
+	Settings settings.Settings
+	Problems error // wrong settings: the hook answers and records nothing
+	Environ  []string
+	Stdin    io.Reader
+	Stdout   io.Writer
+	StateDir string           // where conversations and the spool live
+	Flusher  func(dir string) // starts the background flush; nil starts none
+	Kept     func() bool      // says whether earlier runs kept sessions to deliver
+	Now      func() time.Time
+}
+
+// Run handles one event: answers it as if no hook were installed,
+// records it, and starts a flush. It is silent, and its status is always
+// 0: a hook's failure shows in the user's transcript.
+func Run(c Config) int {
+	data, _ := io.ReadAll(io.LimitReader(c.Stdin, maxEvent))
+	data = parse.TrimBOM(data) // some Cursor versions put one before the payload
+	_, _ = io.WriteString(c.Stdout, answer(data))
+	if c.Problems != nil || lookup(c.Environ, StreamTraced) != "" {
+		return 0
+	}
+	ev, err := parse.DecodeHook(data)
+	if err != nil || ev.ConversationID == "" {
+		return 0
+	}
+	now := time.Now
+	if c.Now != nil {
+		now = c.Now
+	}
+	dir := c.StateDir
+	if dir == "" {
+		dir = DefaultStateDir(c.Environ)
+	}
+	s := c.Settings
+	hooks := spanmap.NewHooks(s.Recording(s.Redactor(c.Environ)))
+	spooled, err := record(dir, hooks, ev, now())
+	if c.Flusher != nil && (err == nil && spooled || c.Kept != nil && c.Kept()) {
+		c.Flusher(dir)
+	}
+	return 0
+}
+
+// answer is what the hook says back: nothing that changes the agent's
+// decision. No permission is given or refused (an "allow" would skip the
+// user's approval), a prompt goes on, a stop is a stop.
+func answer(data []byte) string {
+	var p fastjson.Parser
+	v, err := p.ParseBytes(bytes.TrimSpace(data))
+	if err == nil && string(v.GetStringBytes("hook_event_name")) == "beforeSubmitPrompt" {
+		return `{"continue":true}` + "\n"
+	}
+	return "{}\n"
+}
+
+// lookup reads a variable of environ: the last one set wins.
+func lookup(environ []string, name string) string {
+	for i := len(environ) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(environ[i], name+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// DefaultStateDir is CURSOR_OTEL_STATE_DIR, else hooks/ in cursor-otel's
+// state directory (see statedir: $XDG_STATE_HOME/cursor-otel, else
+// ~/.local/state/cursor-otel; %LOCALAPPDATA%\cursor-otel on Windows).
+func DefaultStateDir(environ []string) string {
+	if d := lookup(environ, "CURSOR_OTEL_STATE_DIR"); d != "" {
+		return d
+	}
+	base := statedir.Dir(func(name string) string { return lookup(environ, name) })
+	if base == "" {
+		base = filepath.Join(os.TempDir(), "cursor-otel")
+	}
+	return filepath.Join(base, "hooks")
+}

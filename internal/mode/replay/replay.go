@@ -1,0 +1,153 @@
+// Package replay is cursor-otel's replay mode: recorded stream-json files
+// turned into traces, printed as trees and exported.
+package replay
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/cursor-otel/cursor-otel/internal/oneline"
+	"github.com/cursor-otel/cursor-otel/internal/settings"
+	"github.com/cursor-otel/cursor-otel/internal/tree"
+	"github.com/cursor-otel/cursor-otel/parse"
+	"github.com/cursor-otel/cursor-otel/spanmap"
+	"github.com/cursor-otel/cursor-otel/tracer"
+)
+
+// Config is one run of replay.
+type Config struct {
+	Settings settings.Settings
+	Files    []string // recordings; "-" (or none) is stdin
+	Now      bool     // move the recordings to the present (replay --now)
+	Environ  []string
+	Getenv   func(string) string
+	Stdin    io.Reader
+	Stdout   io.Writer
+	Stderr   io.Writer
+	// DeliverKept starts delivering, in the background, what earlier runs
+	// kept. Nil starts nothing.
+	DeliverKept func()
+}
+
+// Run replays each file as its own stream, prints each trace as a tree, and
+// exports the traces. It returns the exit status: 1 when a file cannot be
+// read, a report cannot be written, or an export to an endpoint the user
+// named fails.
+func Run(ctx context.Context, c Config) int {
+	longer := memoryLimit(c.Getenv)
+	if c.DeliverKept != nil {
+		c.DeliverKept()
+	}
+	s := c.Settings
+	status := 0
+	redactor := s.Redactor(c.Environ)
+	reports := s.Reports()
+	cfg := s.Tracing(c.Getenv, redactor)
+	if !s.Quiet {
+		cfg.Processors = append(cfg.Processors, tracer.OnTraceEnd(func(t tracer.Trace) { tree.Print(c.Stdout, t.Spans, t.Finished) }))
+	}
+	prov, err := tracer.New(ctx, cfg)
+	if err != nil {
+		fmt.Fprintln(c.Stderr, oneline.Join(redactor.Redact(err.Error()), "replaying without export"))
+		prov, status = tracer.NewNoExport(ctx, cfg), 1
+	}
+	if err := settings.Report(prov, reports); err != nil {
+		fmt.Fprintln(c.Stderr, oneline.Join(err.Error()))
+	}
+	files := c.Files
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	opts := s.Recording(redactor)
+	stdin := c.Stdin
+	if c.Now {
+		shift, buffered, err := toPresent(ctx, files, c.Stdin, time.Now())
+		if err != nil {
+			fmt.Fprintln(c.Stderr, oneline.Join(redactor.Redact(err.Error())))
+			status = 1
+		}
+		opts.Shift = shift
+		if buffered != nil {
+			stdin = bytes.NewReader(buffered)
+		}
+	}
+	var overBudget []string
+	for _, name := range files {
+		over, err := replayFile(ctx, prov.Tracer(), name, stdin, opts, longer)
+		if err != nil {
+			fmt.Fprintln(c.Stderr, oneline.Join(redactor.Redact(err.Error())))
+			status = 1
+		}
+		overBudget = append(overBudget, over...)
+	}
+	// Errors (a report not written, an export to a named endpoint that
+	// failed) are said even with --quiet and make the status 1; a missing
+	// default collector is a warning. All of it in one line.
+	report := prov.Shutdown(ctx)
+	reports.Finish()
+	var notes []string
+	if err := reports.Err(); err != nil {
+		notes, status = append(notes, err.Error()), 1
+	}
+	if msg := report.Warning(); msg != "" && (report.UserEndpoint || !s.Quiet) {
+		notes = append(notes, msg)
+		if report.UserEndpoint {
+			status = 1
+		}
+	}
+	if len(overBudget) > 0 && status == 0 {
+		status = statusOverBudget
+		notes = append(notes, fmt.Sprintf("%d of the sessions over the budget, the first: %s; exit 3 (--max-budget-usd)", len(overBudget), overBudget[0]))
+	}
+	if line := oneline.Join(notes...); line != "" {
+		fmt.Fprintln(c.Stderr, redactor.Redact(line))
+	}
+	return status
+}
+
+// statusOverBudget: a session cost more than --max-budget-usd, or its
+// cost cannot be known.
+const statusOverBudget = 3
+
+// replayFile records one recorded stream, "-" being stdin, and says why
+// each session over the budget, if any, is.
+// longer, if not nil, hears of each line longer than those before it.
+func replayFile(ctx context.Context, t trace.Tracer, name string, stdin io.Reader, opts spanmap.Options, longer func(int)) (overBudget []string, err error) {
+	r := stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, fmt.Errorf("replay: %w", err)
+		}
+		defer f.Close()
+		r = f
+	}
+	rec := spanmap.NewRecorder(ctx, t, opts)
+	defer func() {
+		rec.Finish(spanmap.End{})
+		overBudget = rec.OverBudget()
+	}()
+	var decOpts []parse.Option
+	if !opts.CaptureContent {
+		decOpts = append(decOpts, parse.WithoutContent())
+	}
+	if longer != nil {
+		decOpts = append(decOpts, parse.WithLongLines(longer))
+	}
+	// Decoding runs ahead on a core of its own while this one records.
+	for batch := range parse.DecodeAhead(ctx, r, decOpts...) {
+		for _, ev := range batch.Events {
+			rec.Record(ev, time.Time{})
+		}
+		if batch.Err != nil {
+			return nil, fmt.Errorf("replay %s: %w", name, batch.Err)
+		}
+	}
+	return nil, nil
+}

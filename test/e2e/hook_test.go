@@ -1,0 +1,458 @@
+package e2e
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cursor-otel/cursor-otel/internal/golden"
+	"github.com/cursor-otel/cursor-otel/internal/otlptest"
+)
+
+// hookEvents are the recorded-shape events of an interactive session.
+func hookEvents(t *testing.T) []string {
+	t.Helper()
+	f, err := os.Open("spanmap/testdata/hooks/interactive-session.ndjson")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var lines []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	return lines
+}
+
+// runHooks feeds each event to a cursor-otel hook process of its own, as
+// Cursor does, and checks each answers at once as if no hook were there:
+// the neutral answer, status 0, nothing on stderr. It returns how long
+// each took.
+func runHooks(t *testing.T, env []string, events []string) []time.Duration {
+	t.Helper()
+	var took []time.Duration
+	for _, line := range events {
+		r := runBinary(t, env, strings.NewReader(line+"\n"), "hook")
+		want := "{}\n"
+		if strings.Contains(line, `"beforeSubmitPrompt"`) {
+			want = "{\"continue\":true}\n"
+		}
+		if r.exit != 0 || r.stdout != want || r.stderr != "" {
+			t.Errorf("hook for %.60s: exit %d, stdout %q, stderr %q", line, r.exit, r.stdout, r.stderr)
+		}
+		took = append(took, r.took)
+	}
+	return took
+}
+
+// waitForSpans waits until the receiver holds n spans, or the deadline.
+func waitForSpans(t *testing.T, recv *otlptest.Receiver, n int, within time.Duration) []golden.Span {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for recv.SpanCount() < n && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond) // polling the receiver's count: the flusher runs on its own
+	}
+	return golden.FromOTLP(recv.Spans())
+}
+
+// An interactive session, one hook process an event, into a real
+// receiver: one trace, the session, a chat per generation, each tool
+// under its generation with the duration its event gave, nothing twice;
+// every hook answered within its budget.
+func TestHooksMakeOneTrace(t *testing.T) {
+	recv := otlptest.StartGRPC(t)
+	state := t.TempDir()
+	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_STATE_DIR=" + state, "OTEL_METRICS_EXPORTER=none"}
+	took := runHooks(t, env, hookEvents(t))
+	spans := waitForSpans(t, recv, 6, 15*time.Second)
+	if len(spans) != 6 {
+		t.Fatalf("%d spans arrived, want 6 (session, 2 chats, 3 tools): %v", len(spans), spanNames(spans))
+	}
+	ids := map[string]golden.Span{}
+	for _, s := range spans {
+		if s.TraceID != spans[0].TraceID {
+			t.Errorf("%s in trace %s, want all in %s", s.Name, s.TraceID, spans[0].TraceID)
+		}
+		if _, dup := ids[s.SpanID]; dup {
+			t.Errorf("span %s exported twice", s.SpanID)
+		}
+		ids[s.SpanID] = s
+	}
+	session := sessionSpan(t, spans)
+	if session.ParentID != "" || value(session, "gen_ai.conversation.id") != "conv-7c1e" || value(session, "cursor.source") != "hooks" {
+		t.Errorf("session %+v", session)
+	}
+	for _, tt := range []struct {
+		name, generation string
+		duration         time.Duration
+		status           string
+	}{
+		{"execute_tool shell", "gen-1", 2300 * time.Millisecond, "Error"},
+		{"execute_tool read", "gen-1", 15 * time.Millisecond, "Error"},
+		{"execute_tool edit", "gen-2", 50 * time.Millisecond, "Unset"},
+	} {
+		i := slices.IndexFunc(spans, func(s golden.Span) bool { return s.Name == tt.name })
+		if i < 0 {
+			t.Errorf("no %s", tt.name)
+			continue
+		}
+		s, parent := spans[i], ids[spans[i].ParentID]
+		if d := s.End.Sub(s.Start); d != tt.duration || s.Status != tt.status || value(parent, "cursor.generation_id") != tt.generation || parent.ParentID != session.SpanID {
+			t.Errorf("%s: %v, status %q, under %s %q", tt.name, d, s.Status, parent.Name, value(parent, "cursor.generation_id"))
+		}
+	}
+	if p := dist(took); timingChecked(t) && p.worst > 500*time.Millisecond {
+		t.Errorf("hooks took median %v, worst %v: want well under the budget", p.median, p.worst)
+	} else {
+		t.Logf("%d hooks, collector up: median %v, worst %v", len(took), p.median, p.worst)
+	}
+	if left, _ := filepath.Glob(filepath.Join(state, "conversations", "*.json")); len(left) != 0 {
+		t.Errorf("an ended session's state is left: %v", left)
+	}
+}
+
+// With the collector down, hooks answer as fast: the spans wait in the
+// spool, and go when a later hook finds the collector there, each once.
+func TestHooksWithTheCollectorDown(t *testing.T) {
+	down := otlptest.Down(t)
+	state := t.TempDir()
+	spoolDir := filepath.Join(state, "kept")
+	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + down, "CURSOR_OTEL_STATE_DIR=" + state, "OTEL_METRICS_EXPORTER=none", "CURSOR_OTEL_SPOOL=" + spoolDir}
+	t.Cleanup(func() { waitForDeliverers(t, spoolDir) })
+	events := hookEvents(t)
+	took := runHooks(t, env, events[:9]) // the first generation
+	p := dist(took)
+	t.Logf("%d hooks, collector down: median %v, worst %v", len(took), p.median, p.worst)
+	if timingChecked(t) && p.worst > 500*time.Millisecond {
+		t.Errorf("hooks took median %v, worst %v with the collector down", p.median, p.worst)
+	}
+	// The flushers give up on the collector and leave the spans spooled.
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if b, err := os.ReadFile(filepath.Join(state, "last-export.txt")); err == nil && strings.Contains(string(b), "connection refused") {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	for deadline := time.Now().Add(10 * time.Second); keptSpans(t, spoolDir) < 3 && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond) // polling the spool: the flushers run on their own
+	}
+	if n := keptSpans(t, spoolDir); n != 3 {
+		t.Errorf("spool holds %d spans, want the 3 finished (2 tools, a chat)", n)
+	}
+
+	recv, err := otlptest.ListenGRPC(strings.TrimPrefix(down, "http://"), nil)
+	if err != nil {
+		t.Skipf("the collector's port was taken meanwhile: %v", err)
+	}
+	t.Cleanup(recv.Stop)
+	runHooks(t, env, events[9:])
+	spans := waitForSpans(t, recv, 6, 15*time.Second)
+	if len(spans) != 6 {
+		t.Errorf("%d spans once the collector was back, want 6: %v", len(spans), spanNames(spans))
+	}
+	noSpanTwice(t, spans)
+}
+
+// A run wrap mode traces from its stream is traced once: its hooks add
+// nothing.
+func TestHooksUnderWrapAddNothing(t *testing.T) {
+	recv := otlptest.StartGRPC(t)
+	state := t.TempDir()
+	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_STATE_DIR=" + state, "CURSOR_OTEL_STREAM_TRACED=1"}
+	runHooks(t, env, hookEvents(t))
+	if entries, _ := os.ReadDir(state); len(entries) != 0 || recv.SpanCount() != 0 {
+		t.Errorf("hooks under a traced run left %d files and exported %d spans", len(entries), recv.SpanCount())
+	}
+	// And wrap mode tells its agent so.
+	w := runWrapped(t, wrapSpec{args: streamArgs(), env: []string{"FAKEAGENT_STREAM=examples/fix-failing-test.ndjson"}})
+	if w.record.Env["CURSOR_OTEL_STREAM_TRACED"] != "1" {
+		t.Errorf("the traced agent's environment lacks CURSOR_OTEL_STREAM_TRACED=1")
+	}
+}
+
+// hooks install and uninstall, as a user runs them.
+func TestHooksInstallCommand(t *testing.T) {
+	home := t.TempDir()
+	env := []string{"HOME=" + home}
+	r := runBinary(t, env, nil, "hooks", "install")
+	path := filepath.Join(home, ".cursor", "hooks.json")
+	b, err := os.ReadFile(path)
+	if r.exit != 0 || err != nil || !strings.Contains(r.stdout, "hook installed in "+path) || !strings.Contains(string(b), binary+` hook`) {
+		t.Fatalf("install: exit %d, %q %q; file %s", r.exit, r.stdout, r.stderr, b)
+	}
+	if r = runBinary(t, env, nil, "hooks", "install"); !strings.Contains(r.stdout, "already installed") {
+		t.Errorf("second install: %q", r.stdout)
+	}
+	if r = runBinary(t, env, nil, "hooks", "uninstall"); r.exit != 0 || !strings.Contains(r.stdout, "removed from") {
+		t.Errorf("uninstall: exit %d %q %q", r.exit, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(path); err == nil {
+		t.Errorf("hooks.json is left, though there was none")
+	}
+	if r = runBinary(t, env, nil, "hooks", "uninstall"); r.exit != 0 || !strings.Contains(r.stdout, "hook not installed in "+path) {
+		t.Errorf("second uninstall: exit %d %q %q", r.exit, r.stdout, r.stderr)
+	}
+}
+
+// Payloads as newer Cursors send them, some behind a UTF-8 byte-order
+// mark, one hook process each, into a real receiver: each failure_type
+// and each sessionEnd reason recorded, and answered neutrally.
+func TestHookPayloadsOfNewerCursors(t *testing.T) {
+	const bom = "\ufeff"
+	common := `"model":"claude-4.6-sonnet","cursor_version":"2.6.3","workspace_roots":["/home/dev/app"]`
+	event := func(conversation, rest string) string {
+		return `{"conversation_id":"` + conversation + `",` + common + `,` + rest + `}`
+	}
+	tool := func(name, id, input string) string {
+		return `"generation_id":"gen-1","tool_name":"` + name + `","tool_input":` + input + `,"tool_use_id":"` + id + `"`
+	}
+	events := []string{
+		bom + event("conv-fail", `"hook_event_name":"sessionStart","generation_id":"","session_id":"conv-fail"`),
+		bom + event("conv-fail", `"hook_event_name":"beforeSubmitPrompt","generation_id":"gen-1","prompt":"deploy it"`),
+		bom + event("conv-fail", `"hook_event_name":"preToolUse",`+tool("Shell", "toolu_t", `{"command":"./deploy.sh"}`)),
+		event("conv-fail", `"hook_event_name":"postToolUseFailure",`+tool("Shell", "toolu_t", `{"command":"./deploy.sh"}`)+
+			`,"error_message":"Command timed out after 30000ms","failure_type":"timeout","duration":30000`),
+		event("conv-fail", `"hook_event_name":"preToolUse",`+tool("Read", "toolu_e", `{"file_path":"deploy.yaml"}`)),
+		bom + event("conv-fail", `"hook_event_name":"postToolUseFailure",`+tool("Read", "toolu_e", `{"file_path":"deploy.yaml"}`)+
+			`,"error_message":"File not found: deploy.yaml","failure_type":"error","duration":12`),
+		event("conv-fail", `"hook_event_name":"preToolUse",`+tool("Edit", "toolu_p", `{"file_path":".env"}`)),
+		bom + event("conv-fail", `"hook_event_name":"postToolUseFailure",`+tool("Edit", "toolu_p", `{"file_path":".env"}`)+
+			`,"error_message":"Editing .env is not permitted","failure_type":"permission_denied","duration":3`),
+		event("conv-fail", `"hook_event_name":"stop","generation_id":"gen-1","status":"completed","loop_count":0`),
+		bom + event("conv-fail", `"hook_event_name":"sessionEnd","generation_id":"","session_id":"conv-fail","reason":"error","duration_ms":45000`),
+	}
+	reasons := map[string]string{"conv-fail": "error"}
+	for _, reason := range []string{"completed", "aborted", "window_close", "user_close"} {
+		conv := "conv-" + reason
+		reasons[conv] = reason
+		events = append(events,
+			bom+event(conv, `"hook_event_name":"sessionStart","generation_id":"","session_id":"`+conv+`"`),
+			bom+event(conv, `"hook_event_name":"sessionEnd","generation_id":"","session_id":"`+conv+`","reason":"`+reason+`","duration_ms":1000`))
+	}
+
+	recv := otlptest.StartGRPC(t)
+	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_STATE_DIR=" + t.TempDir(), "OTEL_METRICS_EXPORTER=none"}
+	runHooks(t, env, events)
+	const want = 9 // conv-fail's session, chat and three tools; four other sessions
+	spans := waitForSpans(t, recv, want, 15*time.Second)
+	if len(spans) != want {
+		t.Fatalf("%d spans arrived, want %d: %v", len(spans), want, spanNames(spans))
+	}
+
+	for _, tt := range []struct {
+		name, outcome, errorType, status, toolError string
+	}{
+		{"execute_tool shell", "error", "timeout", "Error", "Command timed out after 30000ms"},
+		{"execute_tool read", "error", "error", "Error", "File not found: deploy.yaml"},
+		{"execute_tool edit", "rejected", "", "Unset", "Editing .env is not permitted"},
+	} {
+		i := slices.IndexFunc(spans, func(s golden.Span) bool { return s.Name == tt.name })
+		if i < 0 {
+			t.Errorf("no %s", tt.name)
+			continue
+		}
+		s := spans[i]
+		if value(s, "cursor.tool.outcome") != tt.outcome || value(s, "error.type") != tt.errorType || s.Status != tt.status || value(s, "cursor.tool.error") != tt.toolError {
+			t.Errorf("%s: outcome %q, error.type %q, status %q, cursor.tool.error %q; want %q %q %q %q", tt.name,
+				value(s, "cursor.tool.outcome"), value(s, "error.type"), s.Status, value(s, "cursor.tool.error"),
+				tt.outcome, tt.errorType, tt.status, tt.toolError)
+		}
+	}
+	sessions := 0
+	for _, s := range spans {
+		if s.Name != "invoke_agent cursor-agent" {
+			continue
+		}
+		sessions++
+		conv := value(s, "gen_ai.conversation.id")
+		reason := reasons[conv]
+		wantStatus := "Unset"
+		if reason == "error" || reason == "aborted" {
+			wantStatus = "Error"
+		}
+		if value(s, "cursor.session.end_reason") != reason || s.Status != wantStatus {
+			t.Errorf("session %s: end_reason %q, status %q %q; want %q, %s", conv, value(s, "cursor.session.end_reason"), s.Status, s.StatusMessage, reason, wantStatus)
+		}
+	}
+	if sessions != len(reasons) {
+		t.Errorf("%d sessions, want %d", sessions, len(reasons))
+	}
+}
+
+// theirHooks is a user's hooks.json: entries that run "PROGRAM hook" but
+// are not cursor-otel (a relative script, a program that is there).
+const theirHooks = `{
+    "version": 1,
+    "hooks": {
+        "stop": [ { "command": "./hooks/audit hook" } ],
+        "preToolUse": [ { "command": "/bin/sh hook", "timeout": 5 } ]
+    }
+}
+`
+
+// Built under another name, moved, or beside another build, cursor-otel
+// knows its entries by what they run: installing twice is once, and
+// uninstall gives hooks.json back byte for byte, the user's entries kept.
+func TestHooksInstallUnderAnotherName(t *testing.T) {
+	bin := t.TempDir()
+	// A build under another name: go build -o co makes these same bytes.
+	install := func(t *testing.T, name string, extra string) string {
+		b, err := os.ReadFile(binary)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(bin, t.Name(), name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, append(b, extra...), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	setup := func(t *testing.T) (env []string, path string) {
+		home := t.TempDir()
+		path = filepath.Join(home, ".cursor", "hooks.json")
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, []byte(theirHooks), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return []string{"HOME=" + home}, path
+	}
+	// runs checks each event holds exactly one cursor-otel entry, running
+	// prog, after the user's own.
+	runs := func(t *testing.T, path, prog string) {
+		t.Helper()
+		b, _ := os.ReadFile(path)
+		var f struct {
+			Hooks map[string][]struct{ Command string }
+		}
+		if err := json.Unmarshal(b, &f); err != nil {
+			t.Fatalf("hooks.json is not JSON: %v\n%s", err, b)
+		}
+		for _, event := range []string{"sessionStart", "preToolUse", "postToolUseFailure", "sessionEnd", "stop"} {
+			var ours []string
+			for _, e := range f.Hooks[event] {
+				if strings.HasSuffix(e.Command, " hook") && strings.Contains(e.Command, bin) {
+					ours = append(ours, e.Command)
+				}
+			}
+			if len(ours) != 1 || ours[0] != prog+" hook" {
+				t.Errorf("%s: cursor-otel entries %q, want one running %s", event, ours, prog)
+			}
+		}
+		if !strings.Contains(string(b), `"./hooks/audit hook"`) || !strings.Contains(string(b), `"/bin/sh hook"`) {
+			t.Errorf("the user's entries are gone:\n%s", b)
+		}
+	}
+	uninstalled := func(t *testing.T, env []string, path, prog string) {
+		t.Helper()
+		if r := runCommand(t, prog, env, nil, "hooks", "uninstall"); r.exit != 0 || !strings.Contains(r.stdout, "hook removed from "+path) {
+			t.Errorf("uninstall: exit %d, %q %q", r.exit, r.stdout, r.stderr)
+		}
+		if b, _ := os.ReadFile(path); string(b) != theirHooks {
+			t.Errorf("uninstall gave back\n%s\nwant\n%s", b, theirHooks)
+		}
+		if r := runCommand(t, prog, env, nil, "hooks", "uninstall"); !strings.Contains(r.stdout, "hook not installed in") {
+			t.Errorf("second uninstall: %q %q", r.stdout, r.stderr)
+		}
+		if b, _ := os.ReadFile(path); string(b) != theirHooks {
+			t.Errorf("a second uninstall rewrote hooks.json:\n%s", b)
+		}
+	}
+
+	t.Run("renamed, twice, then another build", func(t *testing.T) {
+		env, path := setup(t)
+		co := install(t, "co", "")
+		if r := runCommand(t, co, env, nil, "hooks", "install"); r.exit != 0 || !strings.Contains(r.stdout, "hook installed in "+path) {
+			t.Fatalf("install: exit %d, %q %q", r.exit, r.stdout, r.stderr)
+		}
+		once, _ := os.ReadFile(path)
+		if r := runCommand(t, co, env, nil, "hooks", "install"); !strings.Contains(r.stdout, "already installed") {
+			t.Errorf("second install: %q %q", r.stdout, r.stderr)
+		}
+		if twice, _ := os.ReadFile(path); string(twice) != string(once) {
+			t.Errorf("installing twice changed hooks.json:\n%s", twice)
+		}
+		runs(t, path, co)
+		// Another build (other bytes, the same program) under another name,
+		// beside the first: it replaces the first's entries.
+		next := install(t, "otel-hooks", "another build")
+		if r := runCommand(t, next, env, nil, "hooks", "install"); r.exit != 0 {
+			t.Fatalf("install of another build: exit %d, %q", r.exit, r.stderr)
+		}
+		runs(t, path, next)
+		uninstalled(t, env, path, co)
+	})
+
+	t.Run("moved", func(t *testing.T) {
+		env, path := setup(t)
+		co := install(t, "co", "")
+		if r := runCommand(t, co, env, nil, "hooks", "install"); r.exit != 0 {
+			t.Fatalf("install: exit %d, %q", r.exit, r.stderr)
+		}
+		moved := filepath.Join(filepath.Dir(co), "elsewhere", "co")
+		os.MkdirAll(filepath.Dir(moved), 0o755)
+		if err := os.Rename(co, moved); err != nil {
+			t.Fatal(err)
+		}
+		if r := runCommand(t, moved, env, nil, "hooks", "install"); r.exit != 0 || !strings.Contains(r.stdout, "hook installed in") {
+			t.Fatalf("install after the move: exit %d, %q %q", r.exit, r.stdout, r.stderr)
+		}
+		runs(t, path, moved)
+		// Moved again: uninstall finds the entries of the path it left.
+		again := filepath.Join(filepath.Dir(co), "again", "co")
+		os.MkdirAll(filepath.Dir(again), 0o755)
+		if err := os.Rename(moved, again); err != nil {
+			t.Fatal(err)
+		}
+		uninstalled(t, env, path, again)
+	})
+}
+
+type distribution struct{ median, worst time.Duration }
+
+func dist(ds []time.Duration) distribution {
+	s := slices.Clone(ds)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	if len(s) == 0 {
+		return distribution{}
+	}
+	return distribution{median: s[len(s)/2], worst: s[len(s)-1]}
+}
+
+// Two generations, each ended by stop, then a sessionEnd that names the
+// last generation, as some Cursor versions send it: every span arrives
+// once.
+func TestHooksExportEachSpanOnce(t *testing.T) {
+	recv := otlptest.StartGRPC(t)
+	state := t.TempDir()
+	spoolDir := filepath.Join(state, "kept")
+	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_STATE_DIR=" + state, "OTEL_METRICS_EXPORTER=none", "CURSOR_OTEL_SPOOL=" + spoolDir}
+	t.Cleanup(func() { waitForDeliverers(t, spoolDir) })
+	events := hookEvents(t)
+	last := events[len(events)-1]
+	events[len(events)-1] = strings.Replace(last, `"generation_id":""`, `"generation_id":"gen-2"`, 1)
+	runHooks(t, env, events)
+	waitForSpans(t, recv, 6, 15*time.Second)
+	// A duplicate would come after the six: give the flushers their time.
+	waitForDeliverers(t, spoolDir)
+	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(state, "spool.ndjson")); err != nil {
+			break
+		}
+	}
+	spans := golden.FromOTLP(recv.Spans())
+	noSpanTwice(t, spans)
+	if len(spans) != 6 {
+		t.Errorf("%d spans, want 6: %v", len(spans), spanNames(spans))
+	}
+}
