@@ -25,7 +25,8 @@ const (
 	InputTokens       = attribute.Key("gen_ai.usage.input_tokens")
 	OutputTokens      = attribute.Key("gen_ai.usage.output_tokens")
 	CacheReadTokens   = attribute.Key("gen_ai.usage.cache_read.input_tokens")
-	CacheCreateTokens = attribute.Key("gen_ai.usage.cache_creation.input_tokens")
+	CacheCreateTokens = attribute.Key("gen_ai.usage.cache_creation.input_tokens") // the name backends read today
+	CacheWriteTokens  = attribute.Key("gen_ai.usage.cache_write.input_tokens")    // the conventions' name now
 	ToolName          = attribute.Key("gen_ai.tool.name")
 	ToolCallID        = attribute.Key("gen_ai.tool.call.id")
 	ToolType          = attribute.Key("gen_ai.tool.type")
@@ -37,6 +38,16 @@ const (
 	FinishReasons     = attribute.Key("gen_ai.response.finish_reasons")
 	TimeToFirstChunk  = attribute.Key("gen_ai.response.time_to_first_chunk") // seconds, a double
 	MCPMethod         = attribute.Key("mcp.method.name")
+)
+
+// A session's own totals, under cursor.usage.*: where its generations
+// carry their own gen_ai.usage.* figures (hooks), the session's would
+// count them twice in a backend that sums a trace's spans.
+const (
+	TotalInputTokens      = attribute.Key("cursor.usage.input_tokens")
+	TotalOutputTokens     = attribute.Key("cursor.usage.output_tokens")
+	TotalCacheReadTokens  = attribute.Key("cursor.usage.cache_read.input_tokens")
+	TotalCacheWriteTokens = attribute.Key("cursor.usage.cache_write.input_tokens")
 )
 
 var (
@@ -106,7 +117,23 @@ const (
 	SubagentModel       = attribute.Key("cursor.subagent.model")
 	SubagentDescription = attribute.Key("cursor.subagent.description")
 	SubagentSteps       = attribute.Key("cursor.subagent.steps")
-	TimeUnknown         = attribute.Key("cursor.time_unknown") // the stream gave this span no time of its own
+	SubagentStatus      = attribute.Key("cursor.subagent.status") // subagentStop's (hooks)
+	SubagentParent      = attribute.Key("cursor.subagent.parent_conversation_id")
+	SubagentParallel    = attribute.Key("cursor.subagent.parallel_worker")
+	SubagentMessages    = attribute.Key("cursor.subagent.message_count")
+	SubagentToolCalls   = attribute.Key("cursor.subagent.tool_call_count")
+	SubagentLoops       = attribute.Key("cursor.subagent.loop_count")
+
+	// A context compaction (preCompact), an event on the session.
+	CompactionTrigger   = attribute.Key("cursor.compaction.trigger")
+	CompactionMessages  = attribute.Key("cursor.compaction.message_count")
+	CompactionCompacted = attribute.Key("cursor.compaction.messages_to_compact")
+	CompactionFirst     = attribute.Key("cursor.compaction.first")
+	CompactionTokens    = attribute.Key("cursor.compaction.context_tokens")
+	CompactionWindow    = attribute.Key("cursor.compaction.context_window_size")
+	CompactionPercent   = attribute.Key("cursor.compaction.context_usage_percent")
+	CompactionModel     = attribute.Key("cursor.compaction.model") // not the session's model
+	TimeUnknown         = attribute.Key("cursor.time_unknown")     // the stream gave this span no time of its own
 
 	InteractionKind    = attribute.Key("cursor.interaction.kind")
 	InteractionID      = attribute.Key("cursor.interaction.id")
@@ -136,7 +163,8 @@ const (
 	EventInteractionResponse    = "cursor.interaction.response" // and is answered
 	EventBackgroundShellTimeout = "cursor.background_shell_timeout"
 	EventTaskNotification       = "cursor.task_notification"
-	EventSystem                 = "cursor.system" // another system event
+	EventSystem                 = "cursor.system"     // another system event
+	EventCompaction             = "cursor.compaction" // the context is about to be compacted (hooks)
 )
 
 // Outcomes of a tool call (cursor.tool.outcome).

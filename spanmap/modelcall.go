@@ -54,7 +54,7 @@ func (s *session) newModelCall(start time.Time) *modelCall {
 		attrs = append(attrs, RequestModel.String(s.model))
 	}
 	mc := &modelCall{sess: s, last: start, p: pending{
-		sc: s.rec.child(s.span.sc), parent: s.span.sc, name: name, kind: trace.SpanKindClient,
+		sc: s.rec.child(s.span.sc), parent: s.span.sc, name: name, kind: trace.SpanKindClient, in: &s.span,
 		start: start, end: start, attrs: attrs,
 	}}
 	limit := 2 * s.rec.opts.MaxContent // collect more than is kept, so redaction sees whole secrets

@@ -3,6 +3,7 @@ package spanmap
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -16,6 +17,7 @@ type pending struct {
 	parent  trace.SpanContext // invalid for a session: its parent is the Recorder's context
 	name    string
 	kind    trace.SpanKind
+	in      *pending // the invoke_agent span it belongs to; nil for a session
 	start   time.Time
 	end     time.Time
 	attrs   []attribute.KeyValue
@@ -74,7 +76,7 @@ func (r *Recorder) emit(p *pending) {
 	if end.Before(p.start) {
 		end = p.start
 	}
-	attrs := p.attrs
+	attrs := slices.Concat(p.attrs, p.identity())
 	if !r.opts.CaptureContent && Value(attrs, OperationName).AsString() == OpExecuteTool {
 		attrs = append(attrs, metadataView(attrs)...)
 	}
@@ -92,6 +94,29 @@ func (r *Recorder) emit(p *pending) {
 		span.SetStatus(p.code, p.message)
 	}
 	span.End(trace.WithTimestamp(end))
+}
+
+// identity is what every span of a session says of whom it belongs to,
+// for the backends that group spans by conversation and draw each agent's
+// timeline (Langfuse, Phoenix, Opik, Honeycomb): the name of the agent
+// whose span it is in (an invoke_agent span names its own) and the
+// session's conversation, when the stream gave one.
+func (p *pending) identity() []attribute.KeyValue {
+	if p.in == nil {
+		return nil
+	}
+	var out []attribute.KeyValue
+	if Value(p.attrs, AgentName).Type() == attribute.INVALID {
+		out = append(out, AgentName.String(Value(p.in.attrs, AgentName).AsString()))
+	}
+	session := p.in
+	for session.in != nil {
+		session = session.in
+	}
+	if conv := Value(session.attrs, ConversationID); conv.Type() == attribute.STRING {
+		out = append(out, ConversationID.String(conv.AsString()))
+	}
+	return out
 }
 
 // contextOf is ctx holding sc as the current span.

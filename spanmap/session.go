@@ -72,13 +72,15 @@ func (r *Recorder) newSession(sc trace.SpanContext) *session {
 	// sampler's decision (a TRACEPARENT's, a ratio's); the session's own
 	// span is made at its end with them.
 	if !sc.IsValid() {
-		_, probe := r.tracer.Start(r.ctx, SessionName, trace.WithSpanKind(trace.SpanKindInternal))
+		_, probe := r.tracer.Start(r.ctx, SessionName, trace.WithSpanKind(trace.SpanKindClient))
 		sc = probe.SpanContext()
 	}
 	s.span = pending{
 		sc:   sc,
 		name: SessionName,
-		kind: trace.SpanKindInternal,
+		// cursor-agent runs outside cursor-otel, and talks to Cursor's
+		// service: the conventions' invoke_agent client span.
+		kind: trace.SpanKindClient,
 		attrs: []attribute.KeyValue{
 			OperationName.String(OpInvokeAgent),
 			ProviderName.String("cursor"),
@@ -215,9 +217,9 @@ func (s *session) setResult(e *parse.Result) {
 	if u := e.Usage; u != nil {
 		// The conventions' input tokens include the cached ones; Cursor's
 		// inputTokens are the fresh input alone.
-		attrs = append(attrs,
-			InputTokens.Int64(u.InputTokens+u.CacheReadTokens+u.CacheCreationTokens), OutputTokens.Int64(u.OutputTokens),
-			CacheReadTokens.Int64(u.CacheReadTokens), CacheCreateTokens.Int64(u.CacheCreationTokens))
+		// Only the session's total is known: it is the session's usage,
+		// and its total.
+		attrs = append(append(attrs, usageAttributes(*u)...), totalAttributes(*u)...)
 	}
 	if s.rec.opts.CaptureContent && e.Text != "" {
 		finish := "stop"

@@ -23,7 +23,7 @@ func (s *session) subagent(task *pending, sub *parse.Subagent) {
 	rec := s.rec
 	name := cmp.Or(rec.text(sub.Type, maxMessage), "subagent")
 	agent := &pending{
-		sc: rec.child(task.sc), parent: task.sc, name: "invoke_agent " + name, kind: trace.SpanKindInternal,
+		sc: rec.child(task.sc), parent: task.sc, name: "invoke_agent " + name, kind: trace.SpanKindInternal, in: task.in,
 		start: task.start, end: task.end,
 		attrs: []attribute.KeyValue{
 			OperationName.String(OpInvokeAgent), ProviderName.String("cursor"), AgentName.String(name),
@@ -93,7 +93,7 @@ func newSubagentTurn(rec *Recorder, agent *pending, model string) *subagentTurn 
 		name += " " + model
 		attrs = append(attrs, RequestModel.String(model))
 	}
-	return &subagentTurn{task: agent, at: agent.end, p: pending{sc: rec.child(agent.sc), parent: agent.sc, name: name, kind: trace.SpanKindClient, attrs: attrs}}
+	return &subagentTurn{task: agent, at: agent.end, p: pending{sc: rec.child(agent.sc), parent: agent.sc, name: name, kind: trace.SpanKindClient, in: agent, attrs: attrs}}
 }
 
 // tool records one tool call of the turn.
@@ -116,7 +116,7 @@ func (c *subagentTurn) tool(rec *Recorder, st parse.Step, place func(time.Time) 
 		outcome = st.Result.Outcome
 	}
 	p := &pending{
-		sc: rec.child(c.p.sc), parent: c.p.sc, name: "execute_tool " + name, kind: trace.SpanKindInternal,
+		sc: rec.child(c.p.sc), parent: c.p.sc, name: "execute_tool " + name, kind: trace.SpanKindInternal, in: c.task,
 		start: start, end: end,
 		attrs: append(rec.toolAttributes(call, name), ToolOutcome.String(string(outcome))),
 	}

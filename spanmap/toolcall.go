@@ -132,7 +132,7 @@ func (tc *toolCall) pending(call parse.ToolCall, outcome string, end time.Time) 
 	name := cmp.Or(rec.text(call.Name, maxMessage), "unknown")
 	return &pending{
 		sc: tc.sc, parent: tc.parent.p.sc,
-		name: "execute_tool " + name, kind: trace.SpanKindInternal,
+		name: "execute_tool " + name, kind: trace.SpanKindInternal, in: tc.parent.p.in,
 		start: tc.start, end: end,
 		attrs: append(rec.toolAttributes(call, name), ToolOutcome.String(outcome)),
 	}

@@ -179,11 +179,11 @@ func FromTrace(spans []sdktrace.ReadOnlySpan) (Report, bool) {
 		r.Outcome, r.Error = "error", st.Description
 		r.ErrorType = spanmap.Value(attrs, spanmap.ErrorType).AsString()
 	}
-	if in := spanmap.Value(attrs, spanmap.InputTokens); in.Type() == attribute.INT64 {
+	if in := spanmap.Value(attrs, spanmap.TotalInputTokens); in.Type() == attribute.INT64 {
 		r.Tokens = &Tokens{
-			Input: in.AsInt64(), Output: spanmap.Value(attrs, spanmap.OutputTokens).AsInt64(),
-			CacheRead:     spanmap.Value(attrs, spanmap.CacheReadTokens).AsInt64(),
-			CacheCreation: spanmap.Value(attrs, spanmap.CacheCreateTokens).AsInt64(),
+			Input: in.AsInt64(), Output: spanmap.Value(attrs, spanmap.TotalOutputTokens).AsInt64(),
+			CacheRead:     spanmap.Value(attrs, spanmap.TotalCacheReadTokens).AsInt64(),
+			CacheCreation: spanmap.Value(attrs, spanmap.TotalCacheWriteTokens).AsInt64(),
 		}
 	}
 

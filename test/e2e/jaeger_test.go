@@ -169,9 +169,9 @@ func TestJaegerSeesGenAI(t *testing.T) {
 		kind  string
 		attrs []string
 	}{
-		"invoke_agent": {"internal", []string{"gen_ai.provider.name", "gen_ai.agent.name", "gen_ai.request.model", "gen_ai.conversation.id", "gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens"}},
-		"chat":         {"client", []string{"gen_ai.provider.name", "gen_ai.request.model"}},
-		"execute_tool": {"internal", []string{"gen_ai.tool.name", "gen_ai.tool.call.id", "gen_ai.tool.type"}},
+		"invoke_agent": {"client", []string{"gen_ai.provider.name", "gen_ai.agent.name", "gen_ai.request.model", "gen_ai.conversation.id", "gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens"}},
+		"chat":         {"client", []string{"gen_ai.provider.name", "gen_ai.request.model", "gen_ai.agent.name", "gen_ai.conversation.id"}},
+		"execute_tool": {"internal", []string{"gen_ai.tool.name", "gen_ai.tool.call.id", "gen_ai.tool.type", "gen_ai.agent.name", "gen_ai.conversation.id"}},
 	}
 	spans := golden.FromOTLP(recv.Spans())
 	perTrace := map[string]int{}
