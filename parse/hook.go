@@ -35,8 +35,45 @@ type HookEvent struct {
 	Text     string        // afterAgentResponse's reply, afterAgentThought's thinking
 	Thinking time.Duration // afterAgentThought's duration_ms
 	Status   string        // stop's status, sessionEnd's reason
+	// ModelID is the model a second copy of a thought names (Cursor sends
+	// afterAgentThought twice, the copy with a suffixed generation_id).
+	ModelID string
+
+	// Usage is a generation's token counts (afterAgentResponse, stop,
+	// which repeat the same counts for their turn): input_tokens,
+	// output_tokens, cache_read_tokens, cache_write_tokens. Cursor's
+	// input_tokens there include the cached ones; Usage's InputTokens are
+	// the fresh input, as in a stream's usage.
+	Usage *Usage
+
+	// Compaction is preCompact's: the context about to be compacted.
+	Compaction *Compaction
 
 	SubagentID, SubagentType, SubagentTask string
+	Subagent                               SubagentFacts
+}
+
+// Compaction is a context compaction a preCompact hook announces.
+type Compaction struct {
+	Trigger           string // auto or manual
+	MessageCount      *int64
+	MessagesToCompact *int64
+	First             *bool // is_first_compaction
+	ContextTokens     *int64
+	ContextWindow     *int64   // context_window_size
+	ContextPercent    *float64 // context_usage_percent
+	Model             string
+}
+
+// SubagentFacts are what subagentStart and subagentStop say of a
+// subagent beyond its id, type and task.
+type SubagentFacts struct {
+	Model                string // subagent_model
+	ParentConversationID string
+	ParallelWorker       *bool
+	MessageCount         *int64 // subagentStop's
+	ToolCallCount        *int64
+	LoopCount            *int64
 }
 
 // The tool events, by what they mark.
@@ -89,10 +126,24 @@ func DecodeHook(data []byte) (HookEvent, error) {
 	if e.ConversationID == "" {
 		e.ConversationID = str(v.Get("session_id"))
 	}
-	if ms, ok := integer(v.Get("duration")); ok {
-		e.Duration = time.Duration(ms) * time.Millisecond
-	} else if ms, ok := integer(v.Get("duration_ms")); ok {
-		e.Duration = time.Duration(ms) * time.Millisecond
+	if d, ok := durationMs(v.Get("duration")); ok {
+		e.Duration = d
+	} else if d, ok := durationMs(v.Get("duration_ms")); ok {
+		e.Duration = d
+	}
+	e.Usage = hookUsage(v)
+	switch e.Name {
+	case "afterAgentThought":
+		e.ModelID = str(v.Get("model_id"))
+	case "preCompact":
+		e.Compaction = &Compaction{Trigger: str(v.Get("trigger")), MessageCount: integerPtr(v.Get("message_count")),
+			MessagesToCompact: integerPtr(v.Get("messages_to_compact")), First: boolPtr(v.Get("is_first_compaction")),
+			ContextTokens: integerPtr(v.Get("context_tokens")), ContextWindow: integerPtr(v.Get("context_window_size")),
+			ContextPercent: floatPtr(v.Get("context_usage_percent")), Model: e.Model}
+	case "subagentStart", "subagentStop":
+		e.Subagent = SubagentFacts{Model: str(v.Get("subagent_model")), ParentConversationID: str(v.Get("parent_conversation_id")),
+			ParallelWorker: boolPtr(v.Get("is_parallel_worker")), MessageCount: integerPtr(v.Get("message_count")),
+			ToolCallCount: integerPtr(v.Get("tool_call_count")), LoopCount: integerPtr(v.Get("loop_count"))}
 	}
 	switch e.Name {
 	case "afterAgentResponse", "afterAgentThought":
@@ -123,6 +174,68 @@ func DecodeHook(data []byte) (HookEvent, error) {
 		}
 	}
 	return e, nil
+}
+
+// durationMs reads a duration in milliseconds, fractions kept (Cursor gives
+// a tool's as 3113.281).
+func durationMs(v *fastjson.Value) (time.Duration, bool) {
+	if v == nil || v.Type() != fastjson.TypeNumber {
+		ms, ok := integer(v)
+		return time.Duration(ms) * time.Millisecond, ok
+	}
+	f, err := v.Float64()
+	if err != nil || f < 0 || f > float64(1<<62)/float64(time.Millisecond) {
+		return 0, false
+	}
+	return time.Duration(f * float64(time.Millisecond)), true
+}
+
+// hookUsage reads a generation's token counts, nil when the event gives
+// none.
+func hookUsage(v *fastjson.Value) *Usage {
+	var u Usage
+	found := false
+	for _, f := range []struct {
+		key string
+		to  *int64
+	}{{"input_tokens", &u.InputTokens}, {"output_tokens", &u.OutputTokens}, {"cache_read_tokens", &u.CacheReadTokens}, {"cache_write_tokens", &u.CacheCreationTokens}} {
+		if n, ok := integer(v.Get(f.key)); ok && n >= 0 {
+			*f.to, found = n, true
+		}
+	}
+	if !found {
+		return nil
+	}
+	u.InputTokens = max(0, u.InputTokens-u.CacheReadTokens-u.CacheCreationTokens)
+	return &u
+}
+
+// floatPtr reads a JSON number, nil when there is none.
+func floatPtr(v *fastjson.Value) *float64 {
+	if v == nil || v.Type() != fastjson.TypeNumber {
+		return nil
+	}
+	f, err := v.Float64()
+	if err != nil {
+		return nil
+	}
+	return &f
+}
+
+// boolPtr reads a JSON boolean, nil when there is none.
+func boolPtr(v *fastjson.Value) *bool {
+	if v == nil {
+		return nil
+	}
+	switch v.Type() {
+	case fastjson.TypeTrue:
+		b := true
+		return &b
+	case fastjson.TypeFalse:
+		b := false
+		return &b
+	}
+	return nil
 }
 
 // hookTool reads the tool of a tool event, and the key its before and

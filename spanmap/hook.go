@@ -4,8 +4,11 @@ import (
 	"cmp"
 	"context"
 	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -50,6 +53,25 @@ type HookState struct {
 	// again.
 	Stopped map[string]bool `json:"stopped,omitempty"`
 	Failed  bool            `json:"failed,omitempty"` // a generation ended in error
+	// Totals are the usage and cost of the generations whose chat span is
+	// made, for the session's.
+	Totals      *HookTotals      `json:"totals,omitempty"`
+	Compactions []HookCompaction `json:"compactions,omitempty"`
+}
+
+// HookTotals sum the generations' usage and cost.
+type HookTotals struct {
+	Usage    parse.Usage `json:"usage"`
+	CostUSD  float64     `json:"cost_usd"`
+	Pricing  string      `json:"pricing,omitempty"`   // the table of the last priced
+	PricedAs string      `json:"priced_as,omitempty"` // and its name for the model
+	Unpriced int         `json:"unpriced,omitempty"`  // generations with usage no table prices
+}
+
+// HookCompaction is a context compaction preCompact announced.
+type HookCompaction struct {
+	At time.Time        `json:"at"`
+	C  parse.Compaction `json:"compaction"`
 }
 
 // HookGeneration is one generation (a turn: the prompt and the agent's
@@ -62,6 +84,7 @@ type HookGeneration struct {
 	Text      string        `json:"text,omitempty"`   // with content capture
 	Thoughts  []HookThought `json:"thoughts,omitempty"`
 	ToolCalls int           `json:"tool_calls,omitempty"`
+	Usage     *parse.Usage  `json:"usage,omitempty"`
 }
 
 // HookThought is a thinking block.
@@ -69,6 +92,7 @@ type HookThought struct {
 	At       time.Time     `json:"at"`
 	Duration time.Duration `json:"duration"`
 	Text     string        `json:"text,omitempty"` // with content capture
+	Sum      string        `json:"sum,omitempty"`  // the text's digest, which tells a second copy
 }
 
 // HookTool is a tool call started and not done.
@@ -80,10 +104,11 @@ type HookTool struct {
 
 // HookSubagent is a subagent started and not stopped.
 type HookSubagent struct {
-	Start      time.Time `json:"start"`
-	Generation string    `json:"generation"`
-	Type       string    `json:"type,omitempty"`
-	Task       string    `json:"task,omitempty"`
+	Start      time.Time           `json:"start"`
+	Generation string              `json:"generation"`
+	Type       string              `json:"type,omitempty"`
+	Task       string              `json:"task,omitempty"`
+	Facts      parse.SubagentFacts `json:"facts"`
 }
 
 // Source names the session's source on its span: a stream or hooks.
@@ -103,19 +128,23 @@ func (h *Hooks) Step(st *HookState, ev parse.HookEvent, now time.Time) []SpanRec
 		st.ConversationID, st.Start = ev.ConversationID, now
 	}
 	st.Last = now
-	st.Model = cmp.Or(ev.Model, st.Model)
+	st.Model = betterModel(st.Model, ev.Model)
 	st.Workspace = cmp.Or(ev.Workspace, st.Workspace)
 	st.CursorVersion = cmp.Or(ev.CursorVersion, st.CursorVersion)
+	gen := generationOf(st, ev)
 	var g *HookGeneration
-	if ev.GenerationID != "" && !st.Stopped[ev.GenerationID] && !sessionLevel(ev.Name) {
+	if gen != "" && !st.Stopped[gen] && !sessionLevel(ev.Name) {
 		if st.Generations == nil {
 			st.Generations = map[string]*HookGeneration{}
 		}
-		if g = st.Generations[ev.GenerationID]; g == nil {
+		if g = st.Generations[gen]; g == nil {
 			g = &HookGeneration{Start: now}
-			st.Generations[ev.GenerationID] = g
+			st.Generations[gen] = g
 		}
-		g.Last, g.Model = now, cmp.Or(ev.Model, g.Model)
+		g.Last, g.Model = now, betterModel(g.Model, ev.Model, ev.ModelID)
+		if ev.Usage != nil && (ev.Name == "afterAgentResponse" || ev.Name == "stop") {
+			g.Usage = ev.Usage // the generation's counts so far: the last said wins
+		}
 	}
 	capture := h.rec.opts.CaptureContent
 	var done []SpanRecord
@@ -125,11 +154,17 @@ func (h *Hooks) Step(st *HookState, ev parse.HookEvent, now time.Time) []SpanRec
 	case ev.Name == "afterAgentResponse" && g != nil && capture:
 		g.Text += ev.Text
 	case ev.Name == "afterAgentThought" && g != nil:
-		t := HookThought{At: now.Add(-ev.Thinking), Duration: ev.Thinking}
+		t := HookThought{At: now.Add(-ev.Thinking), Duration: ev.Thinking, Sum: digest(ev.Text)}
+		if ev.Text != "" && slices.ContainsFunc(g.Thoughts, func(o HookThought) bool { return o.Sum == t.Sum }) {
+			break // the second copy of a thought recorded
+		}
 		if capture {
 			t.Text = ev.Text
 		}
 		g.Thoughts = append(g.Thoughts, t)
+		h.cover(st, gen, t.At)
+	case ev.Name == "preCompact" && ev.Compaction != nil:
+		st.Compactions = append(st.Compactions, HookCompaction{At: now, C: *ev.Compaction})
 	case ev.StartsTool() && ev.Tool != nil:
 		if st.Tools == nil {
 			st.Tools = map[string]*HookTool{}
@@ -144,19 +179,22 @@ func (h *Hooks) Step(st *HookState, ev parse.HookEvent, now time.Time) []SpanRec
 		if st.Subagents == nil {
 			st.Subagents = map[string]*HookSubagent{}
 		}
-		st.Subagents[ev.SubagentID] = &HookSubagent{Start: now, Generation: ev.GenerationID, Type: ev.SubagentType, Task: ev.SubagentTask}
+		st.Subagents[ev.SubagentID] = &HookSubagent{Start: now, Generation: gen, Type: ev.SubagentType, Task: ev.SubagentTask, Facts: ev.Subagent}
 	case ev.Name == "subagentStop":
 		done = append(done, h.subagentDone(st, ev, now))
 	case ev.Name == "stop" && g != nil:
 		failed := ev.Status == "error"
 		st.Failed = st.Failed || failed
-		done = append(done, h.generationDone(st, ev.GenerationID, g, now, ev.Status))
-		delete(st.Generations, ev.GenerationID)
+		done = append(done, h.generationDone(st, gen, g, now, ev.Status))
+		delete(st.Generations, gen)
 		if st.Stopped == nil {
 			st.Stopped = map[string]bool{}
 		}
-		st.Stopped[ev.GenerationID] = true
+		st.Stopped[gen] = true
 	case ev.Name == "sessionEnd":
+		if ev.Duration > 0 {
+			st.Start = earlier(st.Start, now.Add(-ev.Duration)) // the session covers what it says it lasted
+		}
 		done = append(done, h.End(st, now, ev.Status)...)
 	}
 	return done
@@ -165,7 +203,85 @@ func (h *Hooks) Step(st *HookState, ev parse.HookEvent, now time.Time) []SpanRec
 // sessionLevel events belong to the conversation, not to a generation,
 // whatever generation_id they carry: they start none.
 func sessionLevel(event string) bool {
-	return event == "sessionStart" || event == "sessionEnd"
+	return event == "sessionStart" || event == "sessionEnd" || event == "preCompact"
+}
+
+// generationOf is the generation an event belongs to. A thought names
+// its model call: the turn's id suffixed, "<turn>-<n>-<slug>" (cursor-agent
+// 2026.09) or "<turn>-<n>"; the editor sends each thought twice, under
+// the turn's id and under the suffixed one. Both belong to the turn.
+func generationOf(st *HookState, ev parse.HookEvent) string {
+	gen := ev.GenerationID
+	if ev.Name != "afterAgentThought" {
+		return gen
+	}
+	if len(gen) > 37 && gen[36] == '-' && isUUID(gen[:36]) {
+		return gen[:36]
+	}
+	if i := strings.LastIndexByte(gen, '-'); i > 0 && i < len(gen)-1 && strings.Trim(gen[i+1:], "0123456789") == "" {
+		if base := gen[:i]; st.Generations[base] != nil || st.Stopped[base] {
+			return base
+		}
+	}
+	return gen
+}
+
+// isUUID says s is a UUID's text: 8-4-4-4-12 hexadecimal digits.
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i, c := range s {
+		switch {
+		case i == 8 || i == 13 || i == 18 || i == 23:
+			if c != '-' {
+				return false
+			}
+		case !strings.ContainsRune("0123456789abcdefABCDEF", c):
+			return false
+		}
+	}
+	return true
+}
+
+// betterModel is the model to name: Cursor says "default" for whatever
+// its picker chose until an event names the model that ran.
+func betterModel(known string, said ...string) string {
+	for _, m := range said {
+		if m != "" && m != "default" && (known == "" || known == "default") {
+			return m
+		}
+	}
+	if known == "" {
+		for _, m := range said {
+			if m != "" {
+				return m
+			}
+		}
+	}
+	return known
+}
+
+// digest tells a text from another without keeping it.
+func digest(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(sum[:8])
+}
+
+// cover has the session, and the generation gen while under way, begin
+// no later than start: a child's own measure of its time (a tool's
+// duration, a thought's) may reach back before the first event seen.
+func (h *Hooks) cover(st *HookState, gen string, start time.Time) {
+	st.Start = earlier(st.Start, start)
+	if g := st.Generations[gen]; g != nil {
+		g.Start = earlier(g.Start, start)
+	}
+}
+
+// identity is what every span of a conversation says of whom it belongs
+// to (see pending.identity): the conversation, and the agent.
+func (h *Hooks) identity(st *HookState, agent string) []attribute.KeyValue {
+	return []attribute.KeyValue{AgentName.String(agent), ConversationID.String(h.rec.text(st.ConversationID, maxMessage))}
 }
 
 // End ends the session at end, and all still open in it: what a
@@ -183,10 +299,9 @@ func (h *Hooks) End(st *HookState, end time.Time, reason string) []SpanRecord {
 		done = append(done, h.generationDone(st, id, g, end, "incomplete"))
 	}
 	st.Tools, st.Subagents, st.Generations = nil, nil, nil
-	attrs := []attribute.KeyValue{
-		OperationName.String(OpInvokeAgent), ProviderName.String("cursor"), AgentName.String("cursor-agent"),
-		ConversationID.String(h.rec.text(st.ConversationID, maxMessage)), Source.String("hooks"),
-	}
+	attrs := append([]attribute.KeyValue{OperationName.String(OpInvokeAgent), ProviderName.String("cursor"), Source.String("hooks")},
+		h.identity(st, "cursor-agent")...)
+	attrs = append(attrs, st.Totals.attributes()...)
 	if m := h.rec.text(st.Model, maxMessage); m != "" {
 		attrs = append(attrs, RequestModel.String(m))
 	}
@@ -200,7 +315,10 @@ func (h *Hooks) End(st *HookState, end time.Time, reason string) []SpanRecord {
 		attrs = append(attrs, SessionEndReason.String(h.rec.text(reason, maxMessage)))
 	}
 	r := SpanRecord{TraceID: hookTraceID(st.ConversationID), SpanID: hookSpanID(st.ConversationID, "session"),
-		Name: SessionName, Kind: trace.SpanKindInternal, Start: st.Start, End: later(end, st.Last), Attrs: attrs}
+		Name: SessionName, Kind: trace.SpanKindClient, Start: st.Start, End: later(end, st.Last), Attrs: attrs}
+	for _, c := range st.Compactions {
+		r.Events = append(r.Events, RecordEvent{Name: EventCompaction, At: c.At, Attrs: h.compactionAttributes(c.C)})
+	}
 	switch {
 	case reason == "error" || st.Failed:
 		r.Attrs = append(r.Attrs, ErrorType.String("agent_error"))
@@ -225,6 +343,7 @@ func (h *Hooks) toolDone(st *HookState, ev parse.HookEvent, now time.Time) SpanR
 	if ev.Duration > 0 {
 		start = now.Add(-ev.Duration) // the event's own measure wins over two processes' clocks
 	}
+	h.cover(st, gen, start)
 	outcome, errType := OutcomeSuccess, ""
 	switch {
 	case ev.Rejected:
@@ -245,6 +364,7 @@ const ErrTimeout = "timeout"
 func (h *Hooks) toolRecord(st *HookState, gen string, call parse.ToolCall, key string, start, end time.Time, outcome, errType, failure, result string) SpanRecord {
 	name := cmp.Or(h.rec.text(call.Name, maxMessage), "unknown")
 	attrs := append(h.rec.toolAttributes(call, name), ToolOutcome.String(outcome))
+	attrs = append(attrs, h.identity(st, "cursor-agent")...)
 	if h.rec.opts.CaptureContent && result != "" {
 		attrs = append(attrs, ToolResult.String(h.rec.jsonText(result, h.rec.opts.MaxContent)))
 	}
@@ -288,9 +408,16 @@ func (h *Hooks) generationDone(st *HookState, id string, g *HookGeneration, end 
 	name := "chat"
 	attrs := []attribute.KeyValue{OperationName.String(OpChat), ProviderName.String("cursor"), GenerationID.String(h.rec.text(id, maxMessage)),
 		ToolCalls.Int(g.ToolCalls)}
+	attrs = append(attrs, h.identity(st, "cursor-agent")...)
 	if m := h.rec.text(model, maxMessage); m != "" {
 		name += " " + m
 		attrs = append(attrs, RequestModel.String(m))
+	}
+	if g.Usage != nil {
+		// The generation's own usage, by the conventions; the session
+		// keeps the sum under cursor.usage.*, so that it counts once.
+		attrs = append(attrs, usageAttributes(*g.Usage)...)
+		attrs = append(attrs, h.price(st, model, *g.Usage)...)
 	}
 	r := SpanRecord{TraceID: hookTraceID(st.ConversationID), SpanID: hookSpanID(st.ConversationID, "generation", id),
 		Parent: hookSpanID(st.ConversationID, "session"), Name: name, Kind: trace.SpanKindClient, Start: g.Start, End: later(end, g.Last)}
@@ -334,22 +461,65 @@ func (h *Hooks) subagentDone(st *HookState, ev parse.HookEvent, now time.Time) S
 	s := st.Subagents[ev.SubagentID]
 	if s == nil {
 		s = &HookSubagent{Start: now, Generation: ev.GenerationID, Type: ev.SubagentType, Task: ev.SubagentTask}
-		if ev.Duration > 0 {
-			s.Start = now.Add(-ev.Duration)
+	}
+	if ev.Duration > 0 {
+		s.Start = earlier(s.Start, now.Add(-ev.Duration))
+	}
+	s.Type, s.Task = cmp.Or(s.Type, ev.SubagentType), cmp.Or(s.Task, ev.SubagentTask)
+	s.Facts = mergeSubagent(s.Facts, ev.Subagent)
+	h.cover(st, s.Generation, s.Start)
+	delete(st.Subagents, ev.SubagentID)
+	r := h.subagentRecord(st, ev.SubagentID, s, now)
+	if status := h.rec.text(ev.Status, maxMessage); status != "" {
+		r.Attrs = append(r.Attrs, SubagentStatus.String(status))
+		if status == "error" || status == "failed" {
+			r.Attrs = append(r.Attrs, ErrorType.String("agent_error"))
+			r.Status, r.Message = codes.Error, "the subagent ended in error"
 		}
 	}
-	delete(st.Subagents, ev.SubagentID)
-	return h.subagentRecord(st, ev.SubagentID, s, now)
+	return r
+}
+
+// mergeSubagent is what subagentStart said, with what subagentStop adds.
+func mergeSubagent(start, stop parse.SubagentFacts) parse.SubagentFacts {
+	start.Model = cmp.Or(start.Model, stop.Model)
+	start.ParentConversationID = cmp.Or(start.ParentConversationID, stop.ParentConversationID)
+	if start.ParallelWorker == nil {
+		start.ParallelWorker = stop.ParallelWorker
+	}
+	start.MessageCount, start.ToolCallCount, start.LoopCount = stop.MessageCount, stop.ToolCallCount, stop.LoopCount
+	return start
 }
 
 func (h *Hooks) subagentRecord(st *HookState, id string, s *HookSubagent, end time.Time) SpanRecord {
 	typ := cmp.Or(h.rec.text(s.Type, maxMessage), "subagent")
-	attrs := []attribute.KeyValue{OperationName.String(OpInvokeAgent), ProviderName.String("cursor"), AgentName.String(typ)}
+	attrs := append([]attribute.KeyValue{OperationName.String(OpInvokeAgent), ProviderName.String("cursor")}, h.identity(st, typ)...)
 	if id != "" {
 		attrs = append(attrs, AgentID.String(h.rec.text(id, maxMessage)), SubagentID.String(h.rec.text(id, maxMessage)))
 	}
+	if s.Type != "" {
+		attrs = append(attrs, SubagentType.String(h.rec.text(s.Type, maxMessage)))
+	}
 	if t := h.rec.text(s.Task, maxMessage); t != "" {
 		attrs = append(attrs, SubagentDescription.String(t))
+	}
+	f := s.Facts
+	if m := h.rec.text(f.Model, maxMessage); m != "" {
+		attrs = append(attrs, SubagentModel.String(m), RequestModel.String(m))
+	}
+	if p := h.rec.text(f.ParentConversationID, maxMessage); p != "" {
+		attrs = append(attrs, SubagentParent.String(p))
+	}
+	if f.ParallelWorker != nil {
+		attrs = append(attrs, SubagentParallel.Bool(*f.ParallelWorker))
+	}
+	for _, n := range []struct {
+		key attribute.Key
+		v   *int64
+	}{{SubagentMessages, f.MessageCount}, {SubagentToolCalls, f.ToolCallCount}, {SubagentLoops, f.LoopCount}} {
+		if n.v != nil {
+			attrs = append(attrs, n.key.Int64(*n.v))
+		}
 	}
 	return SpanRecord{TraceID: hookTraceID(st.ConversationID), SpanID: hookSpanID(st.ConversationID, "subagent", id),
 		Parent: h.generationParent(st, s.Generation), Name: "invoke_agent " + typ, Kind: trace.SpanKindInternal,

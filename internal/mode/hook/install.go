@@ -18,7 +18,7 @@ import (
 // them).
 var Events = []string{
 	"sessionStart", "sessionEnd", "beforeSubmitPrompt", "afterAgentResponse", "afterAgentThought",
-	"preToolUse", "postToolUse", "postToolUseFailure", "subagentStart", "subagentStop", "stop",
+	"preToolUse", "postToolUse", "postToolUseFailure", "subagentStart", "subagentStop", "stop", "preCompact",
 }
 
 // backupSuffix names the copy of hooks.json kept before cursor-otel first
