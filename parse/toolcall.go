@@ -291,6 +291,14 @@ func decodeResult(w *wire, result *fastjson.Value, call *ToolCall) ToolResult {
 	if res.Message == "" && res.Outcome != Success {
 		res.Message = message // a success's message is content, not a reason
 	}
+	if res.Outcome == Failed && refusedByHook(res.Message) {
+		// A hook's refusal comes as an error for some tools (read, glob,
+		// edit) and as a rejection for others (shell): a refusal either way.
+		res.Outcome = Rejected
+	}
+	if res.Outcome == Rejected {
+		res.Message = denialReason(res.Message)
+	}
 	if isError && res.Outcome == Success {
 		// An MCP tool's own failure comes inside a success: {"success":
 		// {"content": [...], "isError": true}}.
@@ -309,6 +317,36 @@ func decodeResult(w *wire, result *fastjson.Value, call *ToolCall) ToolResult {
 		res.Outcome = Failed
 	}
 	return res
+}
+
+// What cursor-agent says of a call a hook refused: the reason, then a
+// note to the model (and, for a before-hook, where hooks are set).
+var (
+	hookRefusals = []string{"Hook blocked with message:", "was blocked by a hook", "blocked by preToolUse hook", agentDenialNote}
+	denialTails  = []string{"\n\n" + agentDenialNote, "\n\nTo view or modify configured hooks"}
+)
+
+const agentDenialNote = "Agent note: Do not suggest workarounds to the blocked tool."
+
+// refusedByHook says an error's message is a hook's refusal.
+func refusedByHook(msg string) bool {
+	for _, s := range hookRefusals {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// denialReason is a refusal's reason without the notes cursor-agent adds
+// for the model.
+func denialReason(msg string) string {
+	for _, tail := range denialTails {
+		if i := strings.Index(msg, tail); i >= 0 {
+			msg = msg[:i]
+		}
+	}
+	return strings.TrimSpace(msg)
 }
 
 // resultFacts reads what a person looks for from a result body, in one

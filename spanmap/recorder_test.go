@@ -92,6 +92,7 @@ func TestGoldenTrees(t *testing.T) {
 		{"error-result", "testdata/streams/error-result.ndjson", Options{}},
 		{"unmatched-tools", "testdata/streams/unmatched-tools.ndjson", Options{}},
 		{"permission-denied", "testdata/streams/permission-denied.ndjson", Options{}},
+		{"hook-blocked", "testdata/streams/hook-blocked.ndjson", Options{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
