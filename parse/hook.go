@@ -68,6 +68,7 @@ type Compaction struct {
 // SubagentFacts are what subagentStart and subagentStop say of a
 // subagent beyond its id, type and task.
 type SubagentFacts struct {
+	ToolCallID           string // the task tool call that runs it
 	Model                string // subagent_model
 	ParentConversationID string
 	ParallelWorker       *bool
@@ -141,7 +142,7 @@ func DecodeHook(data []byte) (HookEvent, error) {
 			ContextTokens: integerPtr(v.Get("context_tokens")), ContextWindow: integerPtr(v.Get("context_window_size")),
 			ContextPercent: floatPtr(v.Get("context_usage_percent")), Model: e.Model}
 	case "subagentStart", "subagentStop":
-		e.Subagent = SubagentFacts{Model: str(v.Get("subagent_model")), ParentConversationID: str(v.Get("parent_conversation_id")),
+		e.Subagent = SubagentFacts{ToolCallID: str(v.Get("tool_call_id")), Model: str(v.Get("subagent_model")), ParentConversationID: str(v.Get("parent_conversation_id")),
 			ParallelWorker: boolPtr(v.Get("is_parallel_worker")), MessageCount: integerPtr(v.Get("message_count")),
 			ToolCallCount: integerPtr(v.Get("tool_call_count")), LoopCount: integerPtr(v.Get("loop_count"))}
 	}

@@ -57,6 +57,20 @@ type HookState struct {
 	// made, for the session's.
 	Totals      *HookTotals      `json:"totals,omitempty"`
 	Compactions []HookCompaction `json:"compactions,omitempty"`
+	// A shell call is told twice (afterShellExecution, and postToolUse
+	// or postToolUseFailure): Held is the first telling, waiting for the
+	// second to make one span of both; Told are the shell calls whose
+	// span is made, so that a later telling makes none.
+	Held *HookHeld `json:"held,omitempty"`
+	Told []string  `json:"told,omitempty"`
+}
+
+// HookHeld is a shell call's afterShellExecution, held for its
+// postToolUse.
+type HookHeld struct {
+	Key   string          `json:"key"`
+	At    time.Time       `json:"at"`
+	Event parse.HookEvent `json:"event"`
 }
 
 // HookTotals sum the generations' usage and cost.
@@ -100,6 +114,7 @@ type HookTool struct {
 	Start      time.Time      `json:"start"`
 	Generation string         `json:"generation"`
 	Call       parse.ToolCall `json:"call"`
+	Cover      time.Time      `json:"cover,omitzero"` // the earliest start of a subagent it ran
 }
 
 // HookSubagent is a subagent started and not stopped.
@@ -109,6 +124,9 @@ type HookSubagent struct {
 	Type       string              `json:"type,omitempty"`
 	Task       string              `json:"task,omitempty"`
 	Facts      parse.SubagentFacts `json:"facts"`
+	// Tool is the task tool call's key, when its start was seen: the
+	// subagent's span goes under the tool's, as in a wrapped run.
+	Tool string `json:"tool,omitempty"`
 }
 
 // Source names the session's source on its span: a stream or hooks.
@@ -128,9 +146,22 @@ func (h *Hooks) Step(st *HookState, ev parse.HookEvent, now time.Time) []SpanRec
 		st.ConversationID, st.Start = ev.ConversationID, now
 	}
 	st.Last = now
-	st.Model = betterModel(st.Model, ev.Model)
+	model := ev.Model
+	if !sessionModel(ev.Name) {
+		model = ""
+	}
+	st.Model = betterModel(st.Model, ev.ModelID, model)
 	st.Workspace = cmp.Or(ev.Workspace, st.Workspace)
 	st.CursorVersion = cmp.Or(ev.CursorVersion, st.CursorVersion)
+	var done []SpanRecord
+	if held := st.Held; held != nil && shellKey(ev) != held.Key {
+		// No second telling came: the first makes the span.
+		st.Held = nil
+		done = append(done, h.toolDone(st, held.Event, held.At))
+		if g := st.Generations[held.Event.GenerationID]; g != nil {
+			g.ToolCalls++
+		}
+	}
 	gen := generationOf(st, ev)
 	var g *HookGeneration
 	if gen != "" && !st.Stopped[gen] && !sessionLevel(ev.Name) {
@@ -141,13 +172,12 @@ func (h *Hooks) Step(st *HookState, ev parse.HookEvent, now time.Time) []SpanRec
 			g = &HookGeneration{Start: now}
 			st.Generations[gen] = g
 		}
-		g.Last, g.Model = now, betterModel(g.Model, ev.Model, ev.ModelID)
+		g.Last, g.Model = now, betterModel(g.Model, ev.ModelID, model)
 		if ev.Usage != nil && (ev.Name == "afterAgentResponse" || ev.Name == "stop") {
 			g.Usage = ev.Usage // the generation's counts so far: the last said wins
 		}
 	}
 	capture := h.rec.opts.CaptureContent
-	var done []SpanRecord
 	switch {
 	case ev.Name == "beforeSubmitPrompt" && g != nil && capture:
 		g.Prompt += ev.Prompt
@@ -171,15 +201,34 @@ func (h *Hooks) Step(st *HookState, ev parse.HookEvent, now time.Time) []SpanRec
 		}
 		st.Tools[ev.ToolKey] = &HookTool{Start: now, Generation: ev.GenerationID, Call: *ev.Tool}
 	case ev.EndsTool() && ev.Tool != nil:
-		done = append(done, h.toolDone(st, ev, now))
-		if g != nil {
-			g.ToolCalls++
+		key := shellKey(ev)
+		switch {
+		case key != "" && slices.Contains(st.Told, key):
+			// Told again: its span is made.
+		case key != "" && ev.Name == "afterShellExecution":
+			st.Held = &HookHeld{Key: key, At: now, Event: ev}
+		default:
+			if key != "" {
+				st.Told = append(st.Told, key)[max(0, len(st.Told)+1-maxTold):]
+			}
+			if st.Held != nil && st.Held.Key == key {
+				ev.Result = cmp.Or(ev.Result, st.Held.Event.Result)
+				st.Held = nil
+			}
+			done = append(done, h.toolDone(st, ev, now))
+			if g != nil {
+				g.ToolCalls++
+			}
 		}
 	case ev.Name == "subagentStart":
 		if st.Subagents == nil {
 			st.Subagents = map[string]*HookSubagent{}
 		}
-		st.Subagents[ev.SubagentID] = &HookSubagent{Start: now, Generation: gen, Type: ev.SubagentType, Task: ev.SubagentTask, Facts: ev.Subagent}
+		s := &HookSubagent{Start: now, Generation: gen, Type: ev.SubagentType, Task: ev.SubagentTask, Facts: ev.Subagent}
+		if key := cmp.Or(ev.Subagent.ToolCallID, ev.SubagentID); st.Tools[key] != nil {
+			s.Tool = key
+		}
+		st.Subagents[ev.SubagentID] = s
 	case ev.Name == "subagentStop":
 		done = append(done, h.subagentDone(st, ev, now))
 	case ev.Name == "stop" && g != nil:
@@ -204,6 +253,24 @@ func (h *Hooks) Step(st *HookState, ev parse.HookEvent, now time.Time) []SpanRec
 // whatever generation_id they carry: they start none.
 func sessionLevel(event string) bool {
 	return event == "sessionStart" || event == "sessionEnd" || event == "preCompact"
+}
+
+// maxTold bounds the shell calls a conversation remembers as told.
+const maxTold = 16
+
+// shellKey names a shell call as both its end events tell it: the
+// command and the duration, which they give alike; "" for anything else.
+func shellKey(ev parse.HookEvent) string {
+	if !ev.EndsTool() || ev.Tool == nil || ev.Tool.Name != "shell" || ev.Tool.Facts.Command == "" {
+		return ""
+	}
+	return ev.Tool.Facts.Command + "\x00" + strconv.FormatInt(ev.Duration.Microseconds(), 10)
+}
+
+// sessionModel says an event's model is the session's: a compaction's
+// and a subagent's events name their own.
+func sessionModel(event string) bool {
+	return event != "preCompact" && event != "subagentStart" && event != "subagentStop"
 }
 
 // generationOf is the generation an event belongs to. A thought names
@@ -289,6 +356,10 @@ func (h *Hooks) identity(st *HookState, agent string) []attribute.KeyValue {
 // silent (reason "idle").
 func (h *Hooks) End(st *HookState, end time.Time, reason string) []SpanRecord {
 	var done []SpanRecord
+	if held := st.Held; held != nil {
+		st.Held = nil
+		done = append(done, h.toolDone(st, held.Event, held.At))
+	}
 	for key, t := range st.Tools {
 		done = append(done, h.toolRecord(st, t.Generation, t.Call, key, t.Start, end, OutcomeIncomplete, "", "", ""))
 	}
@@ -336,12 +407,16 @@ var SessionEndReason = attribute.Key("cursor.session.end_reason")
 func (h *Hooks) toolDone(st *HookState, ev parse.HookEvent, now time.Time) SpanRecord {
 	call, gen := *ev.Tool, ev.GenerationID
 	start := now
+	var cover time.Time
 	if t := st.Tools[ev.ToolKey]; t != nil {
-		call, start, gen = merge(t.Call, call), t.Start, cmp.Or(gen, t.Generation)
+		call, start, gen, cover = merge(t.Call, call), t.Start, cmp.Or(gen, t.Generation), t.Cover
 		delete(st.Tools, ev.ToolKey)
 	}
 	if ev.Duration > 0 {
 		start = now.Add(-ev.Duration) // the event's own measure wins over two processes' clocks
+	}
+	if !cover.IsZero() {
+		start = earlier(start, cover) // and covers the subagent it ran
 	}
 	h.cover(st, gen, start)
 	outcome, errType := OutcomeSuccess, ""
@@ -468,6 +543,9 @@ func (h *Hooks) subagentDone(st *HookState, ev parse.HookEvent, now time.Time) S
 	s.Type, s.Task = cmp.Or(s.Type, ev.SubagentType), cmp.Or(s.Task, ev.SubagentTask)
 	s.Facts = mergeSubagent(s.Facts, ev.Subagent)
 	h.cover(st, s.Generation, s.Start)
+	if t := st.Tools[s.Tool]; t != nil {
+		t.Cover = earlier(t.Cover, s.Start)
+	}
 	delete(st.Subagents, ev.SubagentID)
 	r := h.subagentRecord(st, ev.SubagentID, s, now)
 	if status := h.rec.text(ev.Status, maxMessage); status != "" {
@@ -521,9 +599,12 @@ func (h *Hooks) subagentRecord(st *HookState, id string, s *HookSubagent, end ti
 			attrs = append(attrs, n.key.Int64(*n.v))
 		}
 	}
+	parent := h.generationParent(st, s.Generation)
+	if s.Tool != "" {
+		parent = hookSpanID(st.ConversationID, "tool", s.Tool)
+	}
 	return SpanRecord{TraceID: hookTraceID(st.ConversationID), SpanID: hookSpanID(st.ConversationID, "subagent", id),
-		Parent: h.generationParent(st, s.Generation), Name: "invoke_agent " + typ, Kind: trace.SpanKindInternal,
-		Start: s.Start, End: end, Attrs: attrs}
+		Parent: parent, Name: "invoke_agent " + typ, Kind: trace.SpanKindInternal, Start: s.Start, End: end, Attrs: attrs}
 }
 
 // hookTraceID is the trace of a conversation: every hook process derives

@@ -21,7 +21,13 @@ import (
 // hook processes do, and makes the records spans.
 func hookSession(t *testing.T, opts Options) tracetest.SpanStubs {
 	t.Helper()
-	f, err := os.Open("testdata/hooks/interactive-session.ndjson")
+	return hookConversation(t, "testdata/hooks/interactive-session.ndjson", opts)
+}
+
+// hookConversation is hookSession for the events in path.
+func hookConversation(t *testing.T, path string, opts Options) tracetest.SpanStubs {
+	t.Helper()
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
