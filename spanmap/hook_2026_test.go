@@ -149,7 +149,9 @@ func checkNesting(t *testing.T, spans tracetest.SpanStubs) {
 
 func value(s tracetest.SpanStub, key attribute.Key) attribute.Value { return Value(s.Attributes, key) }
 
-func eventAttr(attrs []attribute.KeyValue, key attribute.Key) string { return Value(attrs, key).AsString() }
+func eventAttr(attrs []attribute.KeyValue, key attribute.Key) string {
+	return Value(attrs, key).AsString()
+}
 
 // cursor-agent 2026.10 tells a shell call twice, afterShellExecution and
 // postToolUse (or postToolUseFailure), in either order: one span, with
