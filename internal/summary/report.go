@@ -150,7 +150,9 @@ func FromTrace(spans []sdktrace.ReadOnlySpan) (Report, bool) {
 	for _, s := range spans {
 		switch spanmap.Value(s.Attributes(), spanmap.OperationName).AsString() {
 		case spanmap.OpInvokeAgent:
-			session = s
+			if s.Name() == spanmap.SessionName { // not a subagent's
+				session = s
+			}
 		case spanmap.OpChat:
 			chats = append(chats, s)
 		case spanmap.OpExecuteTool:

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bufio"
+	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
@@ -59,7 +60,9 @@ func withinParents(t *testing.T, spans []golden.Span) {
 // sessionEnd says.
 func TestHookConversation2026(t *testing.T) {
 	recv := otlptest.StartGRPC(t)
-	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_STATE_DIR=" + t.TempDir(), "OTEL_METRICS_EXPORTER=none"}
+	summary := filepath.Join(t.TempDir(), "runs.jsonl")
+	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_STATE_DIR=" + t.TempDir(), "OTEL_METRICS_EXPORTER=none",
+		"CURSOR_OTEL_SUMMARY_JSON=" + summary}
 	runHooks(t, env, linesOf(t, "spanmap/testdata/hooks/cli-2026.10.ndjson"))
 	spans := waitForSpans(t, recv, 6, 15*time.Second)
 	noSpanTwice(t, spans)
@@ -108,6 +111,19 @@ func TestHookConversation2026(t *testing.T) {
 	}
 	if d := session.End.Sub(session.Start); d < 60*time.Second {
 		t.Errorf("session lasts %v; its sessionEnd says 60 s", d)
+	}
+	// The session's report has its tokens and cost, for compare.
+	var report struct {
+		Tokens struct{ Input, Output int64 } `json:"tokens"`
+		Cost   float64                       `json:"cost_usd"`
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) { // polling: the report is written by the background delivery
+		if b, err := os.ReadFile(summary); err == nil && json.Unmarshal(b, &report) == nil || time.Now().After(deadline) {
+			break
+		}
+	}
+	if report.Tokens.Input != 59452 || report.Tokens.Output != 334 || math.Abs(report.Cost-number(session, "cursor.usage.cost")) > 1e-9 {
+		t.Errorf("the report says %+v; want 59452 in, 334 out, and the session's cost", report)
 	}
 }
 

@@ -58,6 +58,10 @@ func drain(ctx context.Context, c FlushConfig) {
 		if err != nil {
 			prov = tracer.NewNoExport(ctx, cfg)
 		}
+		// A session ended here is reported as any other: its totals
+		// (tokens, cost) are on its span; the calls made in earlier hook
+		// processes were exported by them.
+		_ = settings.Report(prov, s.Reports())
 		for _, r := range records {
 			spanmap.Emit(ctx, prov.Tracer(), r)
 		}
