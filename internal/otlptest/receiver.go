@@ -121,7 +121,8 @@ func (r *Receiver) Names() map[string]int {
 	return out
 }
 
-// Headers returns the headers (gRPC metadata) of each request, lower-case.
+// Headers returns the headers (gRPC metadata) of each request, lower-case;
+// an OTLP/HTTP request's path is its ":path".
 func (r *Receiver) Headers() []map[string]string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -305,7 +306,9 @@ func startHTTP(t testing.TB, cfg *tls.Config) *Receiver {
 	t.Helper()
 	r, err := listen("127.0.0.1:0", cfg != nil, func(r *Receiver, lis net.Listener) func() {
 		mux := http.NewServeMux()
-		mux.HandleFunc("POST /v1/traces", r.serveHTTP)
+		// Traces at any path: a backend's own (Langfuse's
+		// /api/public/otel/v1/traces) as well as the default.
+		mux.HandleFunc("POST /", r.serveHTTP)
 		mux.HandleFunc("POST /v1/metrics", r.serveHTTPMetrics)
 		srv := &http.Server{Handler: mux}
 		if cfg != nil {
@@ -333,7 +336,7 @@ func (r *Receiver) serveHTTP(w http.ResponseWriter, req *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	headers := map[string]string{}
+	headers := map[string]string{":path": req.URL.Path}
 	for k, v := range req.Header {
 		headers[strings.ToLower(k)] = v[0]
 	}
