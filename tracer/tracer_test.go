@@ -3,6 +3,7 @@ package tracer
 import (
 	"context"
 	"errors"
+	"github.com/cursor-otel/cursor-otel/internal/ostext"
 	"os"
 	"path/filepath"
 	"slices"
@@ -85,7 +86,7 @@ func TestCheckEnv(t *testing.T) {
 		env  map[string]string
 		want string // "" for no problem
 	}{
-		{map[string]string{"OTEL_EXPORTER_OTLP_CERTIFICATE": filepath.Join(dir, "missing.pem")}, "OTEL_EXPORTER_OTLP_CERTIFICATE: " + filepath.Join(dir, "missing.pem") + ": no such file or directory"},
+		{map[string]string{"OTEL_EXPORTER_OTLP_CERTIFICATE": filepath.Join(dir, "missing.pem")}, "OTEL_EXPORTER_OTLP_CERTIFICATE: " + filepath.Join(dir, "missing.pem") + ": " + ostext.Missing(filepath.Join(dir, "missing.pem"))},
 		{map[string]string{"OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE": notPEM}, "holds no PEM certificate"},
 		{map[string]string{"OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE": notPEM}, "CLIENT_CERTIFICATE and OTEL_EXPORTER_OTLP_CLIENT_KEY go together"},
 		{map[string]string{"OTEL_EXPORTER_OTLP_HEADERS": "authorization"}, `HEADERS: "authorization" is not key=value`},

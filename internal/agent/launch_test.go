@@ -2,6 +2,7 @@ package agent
 
 import (
 	"errors"
+	"github.com/cursor-otel/cursor-otel/internal/winargs"
 	"strings"
 	"testing"
 )
@@ -62,56 +63,6 @@ func TestWindowsLaunch(t *testing.T) {
 	}
 }
 
-// splitArgs reads a command line's arguments (after the program) as the C
-// runtime does (msvcrt since 2008, and CommandLineToArgvW): 2n
-// backslashes and a quote are n backslashes and a quote that opens or
-// closes, or, within quotes and followed by another, a literal quote;
-// 2n+1 and a quote are n backslashes and a literal quote.
-func splitArgs(line string) []string {
-	var out []string
-	var cur []byte
-	in, quoted := false, false
-	for i := 0; i < len(line); i++ {
-		n := 0
-		for i < len(line) && line[i] == '\\' {
-			n++
-			i++
-		}
-		if i == len(line) || line[i] != '"' {
-			cur = append(cur, strings.Repeat(`\`, n)...)
-			in = in || n > 0
-			if i == len(line) {
-				break
-			}
-		}
-		switch c := line[i]; {
-		case c == '"' && n%2 == 1:
-			cur = append(cur, strings.Repeat(`\`, n/2)+`"`...)
-		case c == '"':
-			cur = append(cur, strings.Repeat(`\`, n/2)...)
-			if quoted && i+1 < len(line) && line[i+1] == '"' {
-				cur = append(cur, '"')
-				i++
-			} else {
-				quoted = !quoted
-			}
-		case (c == ' ' || c == '\t') && !quoted:
-			if in {
-				out = append(out, string(cur))
-			}
-			cur, in = nil, false
-			continue
-		default:
-			cur = append(cur, c)
-		}
-		in = true
-	}
-	if in {
-		out = append(out, string(cur))
-	}
-	return out
-}
-
 // Any argument comes back whole from the line Go's rules make of it.
 func FuzzWindowsArgs(f *testing.F) {
 	for _, s := range []string{"", "a b", `a"b`, `a\`, `a\\"b c\`, "\t", `\\server\share\x y\`, `C:\Program Files\`} {
@@ -122,7 +73,7 @@ func FuzzWindowsArgs(f *testing.F) {
 			return
 		}
 		line := string(appendArg(append(appendArg(nil, a), ' '), b))
-		if got := splitArgs(line); len(got) != 2 || got[0] != a || got[1] != b {
+		if got := winargs.Split(line); len(got) != 2 || got[0] != a || got[1] != b {
 			t.Fatalf("%q %q -> %s -> %q", a, b, line, got)
 		}
 	})
@@ -167,7 +118,7 @@ func FuzzBatchArgs(f *testing.F) {
 		if quoted {
 			t.Fatalf("%q -> %s: a quote left open", a, line)
 		}
-		args := splitArgs(strings.ReplaceAll(rest, "%%cd:~,%", "%"))
+		args := winargs.Split(strings.ReplaceAll(rest, "%%cd:~,%", "%"))
 		if len(args) != 3 || args[1] != a || args[2] != "end" {
 			t.Fatalf("%q -> %s -> %q", a, line, args)
 		}

@@ -1,6 +1,7 @@
 package pricing
 
 import (
+	"github.com/cursor-otel/cursor-otel/internal/ostext"
 	"math"
 	"os"
 	"path/filepath"
@@ -205,8 +206,9 @@ func TestBadUserFiles(t *testing.T) {
 			t.Errorf("Load(%s) = %v, want one line naming the file and %q", tt.text, err, tt.want)
 		}
 	}
-	_, err := Load(filepath.Join(t.TempDir(), "missing.json"))
-	if err == nil || !strings.Contains(err.Error(), "missing.json: no such file or directory") {
+	missing := filepath.Join(t.TempDir(), "missing.json")
+	_, err := Load(missing)
+	if err == nil || !strings.Contains(err.Error(), "missing.json: "+ostext.Missing(missing)) {
 		t.Errorf("a missing file: %v", err)
 	}
 }

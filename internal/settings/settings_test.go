@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"github.com/cursor-otel/cursor-otel/internal/ostext"
 	"strings"
 	"testing"
 	"time"
@@ -40,7 +41,7 @@ func TestLoad(t *testing.T) {
 		{"a budget that is no amount", Flags{}, map[string]string{"CURSOR_OTEL_MAX_BUDGET_USD": "-2"},
 			func(s Settings) bool { return s.MaxBudgetUSD == 0 }, []string{`CURSOR_OTEL_MAX_BUDGET_USD="-2": not an amount of US dollars above zero`}},
 		{"a price file that is not there", Flags{Prices: "/nonexistent/prices.json"}, nil,
-			func(s Settings) bool { return s.Prices != nil }, []string{"--prices: prices /nonexistent/prices.json: no such file or directory"}},
+			func(s Settings) bool { return s.Prices != nil }, []string{"--prices: prices /nonexistent/prices.json: " + ostext.Missing("/nonexistent/prices.json")}},
 		{"the running step's summary file, named by its variable", Flags{},
 			map[string]string{"CURSOR_OTEL_SUMMARY": "$GITHUB_STEP_SUMMARY", "GITHUB_STEP_SUMMARY": "/runner/_temp/step_summary_2"},
 			func(s Settings) bool { return s.Summary == "/runner/_temp/step_summary_2" }, nil},

@@ -21,7 +21,7 @@ func TestGanttGolden(t *testing.T) {
 	more, _ := filepath.Glob("../../spanmap/testdata/streams/*.ndjson")
 	for _, p := range append(paths, more...) {
 		name := strings.TrimSuffix(filepath.Base(p), ".ndjson")
-		if strings.HasPrefix(p, "../../examples/") {
+		if strings.HasPrefix(filepath.ToSlash(p), "../../examples/") {
 			name = "example-" + name
 		}
 		t.Run(name, func(t *testing.T) {

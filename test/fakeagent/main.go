@@ -101,7 +101,7 @@ func main() {
 		stdin, _ = io.ReadAll(os.Stdin)
 	}
 	if path := os.Getenv("FAKEAGENT_RUNS"); path != "" {
-		if err := appendRun(path, os.Args[1:]); err != nil {
+		if err := appendRun(path, args()); err != nil {
 			fail(err)
 		}
 	}
@@ -111,7 +111,7 @@ func main() {
 			k, v, _ := strings.Cut(kv, "=")
 			env[k] = v
 		}
-		b, _ := json.Marshal(map[string]any{"args": os.Args[1:], "stdin": string(stdin), "env": env})
+		b, _ := json.Marshal(map[string]any{"args": args(), "stdin": string(stdin), "env": env})
 		if err := os.WriteFile(path, b, 0o644); err != nil {
 			fail(err)
 		}

@@ -3,6 +3,7 @@ package compare
 import (
 	"bytes"
 	"flag"
+	"github.com/cursor-otel/cursor-otel/internal/ostext"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,7 +53,7 @@ func TestThresholds(t *testing.T) {
 		{"no such figure", slower, []string{"speed>1"}, 2, nil, `no figure "speed"`},
 		{"not a threshold", slower, []string{"wall is slow"}, 2, nil, "write FIGURE OP VALUE"},
 		{"input that is no run", "testdata/not-a-run.jsonl", nil, 2, nil, "neither a --summary-json file nor a recording"},
-		{"input that is not there", "testdata/missing.jsonl", nil, 2, nil, "no such file"},
+		{"input that is not there", "testdata/missing.jsonl", nil, 2, nil, ostext.Missing("testdata/missing.jsonl")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/cursor-otel/cursor-otel/internal/ostext"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,10 +27,15 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	fakeAgent = filepath.Join(dir, "fakeagent")
-	if out, err := exec.Command("go", "build", "-o", fakeAgent, "../../../test/fakeagent").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build the stand-in agent: %v\n%s", err, out)
-		os.Exit(1)
+	// CURSOR_OTEL_TEST_FAKEAGENT is one built already: where the tests run
+	// without a Go toolchain (Windows under Wine).
+	fakeAgent = os.Getenv("CURSOR_OTEL_TEST_FAKEAGENT")
+	if fakeAgent == "" {
+		fakeAgent = filepath.Join(dir, "fakeagent")
+		if out, err := exec.Command("go", "build", "-o", fakeAgent, "../../../test/fakeagent").CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "build the stand-in agent: %v\n%s", err, out)
+			os.Exit(1)
+		}
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
@@ -142,7 +148,7 @@ func TestRunStopsAChain(t *testing.T) {
 
 func TestRunWithoutAnAgent(t *testing.T) {
 	r := runWrap(t, settings.Settings{Agent: filepath.Join(t.TempDir(), "nope")}, nil, nil, "-p", "hi")
-	if r.exit != statusNotFound || strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, "nope: no such file or directory") {
+	if r.exit != statusNotFound || strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, "nope: "+ostext.Missing("nope")) {
 		t.Errorf("exit %d, stderr %q", r.exit, r.stderr)
 	}
 }
