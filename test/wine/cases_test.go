@@ -229,7 +229,9 @@ func TestAgentDiesWithCursorOtel(t *testing.T) {
 	}
 	_ = cmd.Process.Kill() // cursor-otel's own process; the agent is in another
 	_ = cmd.Wait()
+	killed := time.Now()
 	poll(t, "the agent ended with cursor-otel", 15*time.Second, func() bool { return syscall.Kill(agent, 0) != nil || zombie(agent) })
+	t.Logf("the agent (process %d) ended %v after cursor-otel was killed", agent, time.Since(killed).Round(time.Millisecond))
 }
 
 // agentProcess is the Linux process Wine runs the stand-in agent in.
