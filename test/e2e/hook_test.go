@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bufio"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -18,17 +17,7 @@ import (
 // hookEvents are the recorded-shape events of an interactive session.
 func hookEvents(t *testing.T) []string {
 	t.Helper()
-	f, err := os.Open("spanmap/testdata/hooks/interactive-session.ndjson")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var lines []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		lines = append(lines, sc.Text())
-	}
-	return lines
+	return linesOf(t, "spanmap/testdata/hooks/interactive-session.ndjson")
 }
 
 // runHooks feeds each event to a cursor-otel hook process of its own, as
