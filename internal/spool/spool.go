@@ -405,6 +405,9 @@ func (d *Dir) Deliver(ctx context.Context, exp Export, redirect bool) (Delivery,
 	if err != nil {
 		return r, err
 	}
+	if to == unknownDest {
+		to = "\x00" // no key yet: no part was kept for exp's destination, whatever else was
+	}
 	waiting := map[string]map[string]bool{} // destination: its sessions
 	delivered, rejected, left := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, p := range parts {
