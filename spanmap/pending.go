@@ -106,7 +106,7 @@ func (p *pending) identity() []attribute.KeyValue {
 		return nil
 	}
 	var out []attribute.KeyValue
-	if Value(p.attrs, AgentName).Type() == attribute.INVALID {
+	if Value(p.attrs, AgentName).Type() == attribute.EMPTY {
 		out = append(out, AgentName.String(Value(p.in.attrs, AgentName).AsString()))
 	}
 	session := p.in
