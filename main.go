@@ -346,7 +346,7 @@ func deliverersDir(s settings.Settings, state string) string {
 func startFlusher(s settings.Settings, env ...string) {
 	environ := append(os.Environ(), env...)
 	if flush.Want(deliverersDir(s, hook.DefaultStateDir(environ))) {
-		_ = detach.Start(self().Path, []string{delivererArg}, environ)
+		_ = detach.Start(ownProgram(), []string{delivererArg}, environ)
 	}
 }
 

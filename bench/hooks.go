@@ -84,16 +84,23 @@ func waitForFlushers(binary string, within time.Duration) {
 }
 
 // flushersRunning says whether a process runs binary's background
-// delivery (the argument cursor-otel starts it with).
+// delivery: started with the argument cursor-otel gives it, from binary
+// (on Linux through /proc/self/exe, so the file is what tells).
 func flushersRunning(binary string) bool {
 	procs, err := os.ReadDir("/proc")
 	if err != nil {
 		return false
 	}
-	want := binary + "\x00--cursor-otel-background-delivery\x00"
+	bin, err := os.Stat(binary)
+	if err != nil {
+		return false
+	}
 	for _, p := range procs {
 		b, err := os.ReadFile(filepath.Join("/proc", p.Name(), "cmdline"))
-		if err == nil && strings.HasPrefix(string(b), want) {
+		if err != nil || !strings.Contains(string(b), "\x00--cursor-otel-background-delivery\x00") {
+			continue
+		}
+		if exe, err := os.Stat(filepath.Join("/proc", p.Name(), "exe")); err == nil && os.SameFile(exe, bin) {
 			return true
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -82,8 +83,13 @@ var (
 )
 
 // copyBinary copies cursor-otel to path, as a user's cp or installer does.
+// It writes with the fork lock held, so that no process a parallel test
+// starts meanwhile inherits the file open for writing, which would make
+// running it fail with "text file busy" (go.dev/issue/22315).
 func copyBinary(t *testing.T, path string) {
 	t.Helper()
+	syscall.ForkLock.Lock()
+	defer syscall.ForkLock.Unlock()
 	in, err := os.Open(binary)
 	if err != nil {
 		t.Fatal(err)
