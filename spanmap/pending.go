@@ -3,7 +3,6 @@ package spanmap
 import (
 	"context"
 	"fmt"
-	"slices"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -76,7 +75,7 @@ func (r *Recorder) emit(p *pending) {
 	if end.Before(p.start) {
 		end = p.start
 	}
-	attrs := slices.Concat(p.attrs, p.identity())
+	attrs := p.withIdentity()
 	if !r.opts.CaptureContent && Value(attrs, OperationName).AsString() == OpExecuteTool {
 		attrs = append(attrs, metadataView(attrs)...)
 	}
@@ -96,27 +95,28 @@ func (r *Recorder) emit(p *pending) {
 	span.End(trace.WithTimestamp(end))
 }
 
-// identity is what every span of a session says of whom it belongs to,
-// for the backends that group spans by conversation and draw each agent's
-// timeline (Langfuse, Phoenix, Opik, Honeycomb): the name of the agent
-// whose span it is in (an invoke_agent span names its own) and the
-// session's conversation, when the stream gave one.
-func (p *pending) identity() []attribute.KeyValue {
+// withIdentity is the span's attributes with what every span of a
+// session says of whom it belongs to, for the backends that group spans
+// by conversation and draw each agent's timeline (Langfuse, Phoenix,
+// Opik, Honeycomb): the name of the agent whose span it is in (an
+// invoke_agent span names its own) and the session's conversation, when
+// the stream gave one. Appended in place: a span's attributes are its own.
+func (p *pending) withIdentity() []attribute.KeyValue {
+	attrs := p.attrs
 	if p.in == nil {
-		return nil
+		return attrs
 	}
-	var out []attribute.KeyValue
-	if Value(p.attrs, AgentName).Type() == attribute.EMPTY {
-		out = append(out, AgentName.String(Value(p.in.attrs, AgentName).AsString()))
+	if Value(attrs, AgentName).Type() == attribute.EMPTY {
+		attrs = append(attrs, AgentName.String(Value(p.in.attrs, AgentName).AsString()))
 	}
 	session := p.in
 	for session.in != nil {
 		session = session.in
 	}
 	if conv := Value(session.attrs, ConversationID); conv.Type() == attribute.STRING {
-		out = append(out, ConversationID.String(conv.AsString()))
+		attrs = append(attrs, ConversationID.String(conv.AsString()))
 	}
-	return out
+	return attrs
 }
 
 // contextOf is ctx holding sc as the current span.
