@@ -62,6 +62,8 @@ type mode struct {
 	agentArgs []string
 	// delivers: it starts delivering what is kept for its collector.
 	delivers bool
+	// redirects: it sends what is kept for another collector to its own.
+	redirects bool
 }
 
 // The spool's state before the user's run.
@@ -204,6 +206,14 @@ var modes = []mode{
 			t.Errorf("stdout %q: want how many sessions wait, and for which address", r.stdout)
 		case c.spool == spoolHere && c.collector == collUp && !strings.Contains(r.stdout, "delivered 1 session (3 spans)"):
 			t.Errorf("stdout %q: want the kept session delivered", r.stdout)
+		}
+		return r
+	}},
+	{name: "flush --redirect", delivers: true, redirects: true, run: func(t *testing.T, c *cell) result {
+		r := c.start(t, c.own, nil, "flush", "--redirect")
+		failing := c.spool != spoolEmpty && c.collector != collUp
+		if failing && r.exit != 1 || !failing && r.exit != 0 {
+			t.Errorf("exit %d (%s, collector %s); stdout %q stderr %q", r.exit, c.spool, c.collector, r.stdout, r.stderr)
 		}
 		return r
 	}},
@@ -413,6 +423,9 @@ func (c *cell) checkDelivery(t *testing.T) {
 			}
 		}
 		switch {
+		case c.mode.redirects && c.spool != spoolEmpty && c.collector == collUp && kept != 3:
+			t.Errorf("%d spans of the kept session arrived; --redirect asks for its 3", kept)
+		case c.mode.redirects:
 		case c.spool == spoolOther && kept > 0:
 			t.Errorf("%d spans of a session kept for %s arrived at this collector", kept, otherCollector.Address)
 		case c.spool == spoolHere && c.collector == collUp && c.mode.delivers && kept != 3:
@@ -420,7 +433,7 @@ func (c *cell) checkDelivery(t *testing.T) {
 		}
 	}
 	dir := filepath.Join(c.dir, "state", "spool")
-	if c.spool == spoolOther && !spool.Open(dir, 0).Pending(otherCollector) {
+	if c.spool == spoolOther && !c.mode.redirects && !spool.Open(dir, 0).Pending(otherCollector) {
 		t.Errorf("the session kept for %s is no longer kept", otherCollector.Address)
 	}
 	// What cursor-otel does for itself is never kept as a session: at
