@@ -24,6 +24,7 @@ type pending struct {
 	dropped int // events past maxEvents, counted
 	code    codes.Code
 	message string
+	links   []trace.Link
 }
 
 type event struct {
@@ -79,7 +80,7 @@ func (r *Recorder) emit(p *pending) {
 	if !r.opts.CaptureContent && Value(attrs, OperationName).AsString() == OpExecuteTool {
 		attrs = append(attrs, metadataView(attrs)...)
 	}
-	_, span := r.tracer.Start(ctx, p.name, trace.WithTimestamp(p.start), trace.WithSpanKind(p.kind), trace.WithAttributes(attrs...))
+	_, span := r.tracer.Start(ctx, p.name, trace.WithTimestamp(p.start), trace.WithSpanKind(p.kind), trace.WithAttributes(attrs...), trace.WithLinks(p.links...))
 	if got := span.SpanContext().SpanID(); got != p.sc.SpanID() && span.IsRecording() {
 		panic(fmt.Sprintf("spanmap: span %q got ID %s, not the %s reserved: the TracerProvider must use spanmap.IDGenerator", p.name, got, p.sc.SpanID()))
 	}

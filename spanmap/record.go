@@ -25,6 +25,13 @@ type SpanRecord struct {
 	Events     []RecordEvent
 	Status     codes.Code
 	Message    string
+	Links      []RecordLink // spans this one follows from: a turn's root, the turn before
+}
+
+// RecordLink is a span link of a record: the span it points to.
+type RecordLink struct {
+	TraceID trace.TraceID
+	SpanID  trace.SpanID
 }
 
 // RecordEvent is a span event of a record.
@@ -46,6 +53,10 @@ func Emit(ctx context.Context, tracer trace.Tracer, r SpanRecord) {
 	for _, e := range r.Events {
 		p.events = append(p.events, event{name: e.Name, at: e.At, attrs: e.Attrs})
 	}
+	for _, l := range r.Links {
+		p.links = append(p.links, trace.Link{SpanContext: trace.NewSpanContext(trace.SpanContextConfig{
+			TraceID: l.TraceID, SpanID: l.SpanID, TraceFlags: trace.FlagsSampled, Remote: true})})
+	}
 	rec := &Recorder{ctx: ctx, tracer: tracer, opts: Options{CaptureContent: true}} // the record holds what it should
 	rec.emit(&p)
 }
@@ -63,6 +74,12 @@ type recordJSON struct {
 	Events  []eventJSON `json:"events,omitempty"`
 	Status  int         `json:"status,omitempty"`
 	Message string      `json:"message,omitempty"`
+	Links   []linkJSON  `json:"links,omitempty"`
+}
+
+type linkJSON struct {
+	TraceID string `json:"trace_id"`
+	SpanID  string `json:"span_id"`
 }
 
 type eventJSON struct {
@@ -85,6 +102,9 @@ func (r SpanRecord) MarshalJSON() ([]byte, error) {
 	}
 	for _, e := range r.Events {
 		j.Events = append(j.Events, eventJSON{Name: e.Name, At: e.At, Attrs: attrsToJSON(e.Attrs)})
+	}
+	for _, l := range r.Links {
+		j.Links = append(j.Links, linkJSON{TraceID: l.TraceID.String(), SpanID: l.SpanID.String()})
 	}
 	return json.Marshal(j)
 }
@@ -111,6 +131,13 @@ func (r *SpanRecord) UnmarshalJSON(b []byte) error {
 	r.Attrs = attrsFromJSON(j.Attrs)
 	for _, e := range j.Events {
 		r.Events = append(r.Events, RecordEvent{Name: e.Name, At: e.At, Attrs: attrsFromJSON(e.Attrs)})
+	}
+	for _, l := range j.Links {
+		tid, terr := trace.TraceIDFromHex(l.TraceID)
+		sid, serr := trace.SpanIDFromHex(l.SpanID)
+		if terr == nil && serr == nil { // a damaged link is left out, the span kept
+			r.Links = append(r.Links, RecordLink{TraceID: tid, SpanID: sid})
+		}
 	}
 	return nil
 }

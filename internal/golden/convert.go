@@ -34,6 +34,9 @@ func FromStubs(stubs tracetest.SpanStubs) []Span {
 		for _, e := range s.Events {
 			sp.Events = append(sp.Events, Event{Name: e.Name, Time: e.Time, Attributes: kvsFromSDK(e.Attributes)})
 		}
+		for _, l := range s.Links {
+			sp.Links = append(sp.Links, l.SpanContext.TraceID().String()+"/"+l.SpanContext.SpanID().String())
+		}
 		spans = append(spans, sp)
 	}
 	return spans
@@ -76,6 +79,9 @@ func FromOTLP(resourceSpans []*tracepb.ResourceSpans) []Span {
 				}
 				for _, e := range s.GetEvents() {
 					sp.Events = append(sp.Events, Event{Name: e.GetName(), Time: time.Unix(0, int64(e.GetTimeUnixNano())), Attributes: kvsFromOTLP(e.GetAttributes())})
+				}
+				for _, l := range s.GetLinks() {
+					sp.Links = append(sp.Links, hex.EncodeToString(l.GetTraceId())+"/"+hex.EncodeToString(l.GetSpanId()))
 				}
 				spans = append(spans, sp)
 			}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -27,6 +28,7 @@ type Span struct {
 	Status, StatusMessage     string // Status is "", "Ok" or "Error"
 	Attributes                []KV
 	Events                    []Event
+	Links                     []string // each "traceID/spanID"
 }
 
 // KV is one attribute, its value already rendered.
@@ -64,14 +66,44 @@ func Render(spans []Span) string {
 			b.WriteString("(parent span outside the trace)\n")
 		}
 		renderSpan(&b, root, root.Start, children, 0)
+		b.WriteString(linkMark(root))
 		traces = append(traces, b.String())
 	}
+	sorted := sortedTraces(roots, traces)
+	// A link is shown as the trace it points to, by number: IDs differ
+	// on every run.
+	number := map[string]string{}
+	for i, t := range sorted {
+		for _, r := range roots {
+			if strings.Contains(t, linkMark(r)) {
+				number[r.TraceID+"/"+r.SpanID] = fmt.Sprintf("trace %d", i+1)
+			}
+		}
+	}
 	var out strings.Builder
-	for i, t := range sortedTraces(roots, traces) {
-		fmt.Fprintf(&out, "trace %d\n%s", i+1, t)
+	for i, t := range sorted {
+		t = linkRef.ReplaceAllStringFunc(t, func(m string) string {
+			if n, ok := number[m[1:len(m)-1]]; ok {
+				return n
+			}
+			return "a span outside these traces"
+		})
+		fmt.Fprintf(&out, "trace %d\n%s", i+1, rootMark.ReplaceAllString(t, ""))
 	}
 	return out.String()
 }
+
+// Each root's text carries an invisible mark of its IDs, for links to it
+// to be numbered once the traces are in order.
+const markPrefix = "\x00root "
+
+func linkMark(s Span) string { return markPrefix + s.TraceID + "/" + s.SpanID + "\x00" }
+
+// rootMark is a root's mark.
+var rootMark = regexp.MustCompile("\x00root [0-9a-f]+/[0-9a-f]+\x00")
+
+// linkRef is a link's target in a rendered span, before numbering.
+var linkRef = regexp.MustCompile("\x01[0-9a-f]+/[0-9a-f]+\x01")
 
 // sortedTraces orders rendered traces by their roots' start, and by their
 // text when two start together, so the order never depends on export order.
@@ -113,6 +145,9 @@ func renderSpan(b *strings.Builder, s Span, origin time.Time, children map[strin
 			fmt.Fprintf(b, " %s=%s", kv.Key, kv.Value)
 		}
 		b.WriteByte('\n')
+	}
+	for _, l := range s.Links {
+		fmt.Fprintf(b, "%s  ~ link to \x01%s\x01\n", indent, l)
 	}
 	kids := children[s.TraceID+"/"+s.SpanID]
 	rendered := make([]string, len(kids))
