@@ -18,6 +18,7 @@ type HookEvent struct {
 	Model          string
 	CursorVersion  string
 	Workspace      string // the first of workspace_roots
+	Mode           string // sessionStart's composer_mode: agent, ask, plan, …
 
 	// A tool event: the tool (canonical name, facts, arguments), the key
 	// that pairs its before and after events (tool_use_id, else its
@@ -115,6 +116,7 @@ func DecodeHook(data []byte) (HookEvent, error) {
 		GenerationID:   str(v.Get("generation_id")),
 		Model:          str(v.Get("model")),
 		CursorVersion:  str(v.Get("cursor_version")),
+		Mode:           str(v.Get("composer_mode")),
 		Prompt:         str(v.Get("prompt")),
 		Status:         first(str(v.Get("status")), str(v.Get("reason"))),
 		SubagentID:     first(str(v.Get("subagent_id")), str(v.Get("agent_id"))),

@@ -37,25 +37,34 @@ func NewHooks(opts Options) *Hooks {
 }
 
 // HookState is what a conversation traced through hooks keeps between
-// hook processes. It is JSON.
+// hook processes. It is JSON. Each turn of the conversation (a prompt and
+// the agent's work on it) is a trace of its own: Turn is the one under
+// way, and what the conversation says of itself (its model, workspace,
+// mode) is on each turn's root.
 type HookState struct {
-	ConversationID string                     `json:"conversation_id"`
-	Start          time.Time                  `json:"start"`
-	Last           time.Time                  `json:"last"`
-	Model          string                     `json:"model,omitempty"`
-	Workspace      string                     `json:"workspace,omitempty"`
-	CursorVersion  string                     `json:"cursor_version,omitempty"`
-	Generations    map[string]*HookGeneration `json:"generations,omitempty"`
-	Tools          map[string]*HookTool       `json:"tools,omitempty"`
-	Subagents      map[string]*HookSubagent   `json:"subagents,omitempty"`
-	// Stopped are the generations whose chat span is made: an event that
-	// names one later (a late response, a session end) does not make it
-	// again.
-	Stopped map[string]bool `json:"stopped,omitempty"`
-	Failed  bool            `json:"failed,omitempty"` // a generation ended in error
-	// Totals are the usage and cost of the generations whose chat span is
-	// made, for the session's.
-	Totals      *HookTotals      `json:"totals,omitempty"`
+	ConversationID string    `json:"conversation_id"`
+	Start          time.Time `json:"start"`
+	Last           time.Time `json:"last"`
+	Model          string    `json:"model,omitempty"`
+	Workspace      string    `json:"workspace,omitempty"`
+	CursorVersion  string    `json:"cursor_version,omitempty"`
+	Mode           string    `json:"mode,omitempty"` // sessionStart's composer_mode
+
+	Turn    *HookTurn `json:"turn,omitempty"`
+	Turns   int       `json:"turns,omitempty"`     // turns opened so far
+	LastEnd time.Time `json:"last_end,omitzero"`   // when the last turn closed
+	Root    *HookRoot `json:"last_root,omitempty"` // the last closed turn's root, for the next to link to
+
+	Generations map[string]*HookGeneration `json:"generations,omitempty"`
+	Tools       map[string]*HookTool       `json:"tools,omitempty"`
+	Subagents   map[string]*HookSubagent   `json:"subagents,omitempty"`
+	// Closed are the latest generations whose chat span is made, with
+	// their turn: an event that names one later (a late response, a
+	// session end) makes it no second time, and a late tool call goes
+	// to its turn's trace.
+	Closed []HookClosed `json:"closed,omitempty"`
+	// Compactions announced while no turn was under way: the next turn
+	// has them.
 	Compactions []HookCompaction `json:"compactions,omitempty"`
 	// A shell call is told twice (afterShellExecution, and postToolUse
 	// or postToolUseFailure): Held is the first telling, waiting for the
@@ -64,6 +73,45 @@ type HookState struct {
 	Held *HookHeld `json:"held,omitempty"`
 	Told []string  `json:"told,omitempty"`
 }
+
+// HookTurn is a turn under way: one trace, whose root is made when the
+// turn's stop comes (or whatever closes it instead).
+type HookTurn struct {
+	Key         string           `json:"key"` // the generation that opened it, or "#N"
+	Number      int              `json:"number"`
+	Start       time.Time        `json:"start"`
+	Last        time.Time        `json:"last"`
+	Failed      bool             `json:"failed,omitempty"` // a generation ended in error
+	Totals      *HookTotals      `json:"totals,omitempty"` // its generations' usage and cost
+	Compactions []HookCompaction `json:"compactions,omitempty"`
+	Link        *HookRoot        `json:"link,omitempty"` // the root of the turn before
+}
+
+// HookRoot names a turn's root span, in hexadecimal.
+type HookRoot struct {
+	TraceID string `json:"trace_id"`
+	SpanID  string `json:"span_id"`
+}
+
+// link is the span link to r; false when r names none.
+func (r *HookRoot) link() (RecordLink, bool) {
+	if r == nil {
+		return RecordLink{}, false
+	}
+	t, terr := trace.TraceIDFromHex(r.TraceID)
+	s, serr := trace.SpanIDFromHex(r.SpanID)
+	return RecordLink{TraceID: t, SpanID: s}, terr == nil && serr == nil
+}
+
+// HookClosed is a generation whose chat span is made, and its turn.
+type HookClosed struct {
+	Generation string `json:"generation"`
+	Turn       string `json:"turn"`
+}
+
+// maxClosed bounds the closed generations a conversation remembers: a
+// conversation of any length keeps a state of the same size.
+const maxClosed = 32
 
 // HookHeld is a shell call's afterShellExecution, held for its
 // postToolUse.
@@ -91,6 +139,7 @@ type HookCompaction struct {
 // HookGeneration is one generation (a turn: the prompt and the agent's
 // work on it) under way.
 type HookGeneration struct {
+	Turn      string        `json:"turn"` // the key of the turn it is in
 	Start     time.Time     `json:"start"`
 	Last      time.Time     `json:"last"`
 	Model     string        `json:"model,omitempty"`
@@ -140,7 +189,9 @@ var CursorVersion = attribute.Key("cursor.version")
 
 // Step records one hook event at now into st, and returns the spans it
 // finished: a tool call done, a generation stopped, a subagent stopped,
-// the session ended (then st is done with).
+// and when a turn closes (its stop, the next prompt, the session's end)
+// the turn's root. The spans of the turn under way (OpenTurn) are to be
+// held until its root comes: a turn is exported whole.
 func (h *Hooks) Step(st *HookState, ev parse.HookEvent, now time.Time) []SpanRecord {
 	if st.ConversationID == "" {
 		st.ConversationID, st.Start = ev.ConversationID, now
@@ -153,6 +204,7 @@ func (h *Hooks) Step(st *HookState, ev parse.HookEvent, now time.Time) []SpanRec
 	st.Model = betterModel(st.Model, ev.ModelID, model)
 	st.Workspace = cmp.Or(ev.Workspace, st.Workspace)
 	st.CursorVersion = cmp.Or(ev.CursorVersion, st.CursorVersion)
+	st.Mode = cmp.Or(ev.Mode, st.Mode)
 	var done []SpanRecord
 	if held := st.Held; held != nil && shellKey(ev) != held.Key {
 		// No second telling came: the first makes the span.
@@ -163,13 +215,18 @@ func (h *Hooks) Step(st *HookState, ev parse.HookEvent, now time.Time) []SpanRec
 		}
 	}
 	gen := generationOf(st, ev)
+	_, closed := closedTurn(st, gen)
 	var g *HookGeneration
-	if gen != "" && !st.Stopped[gen] && !sessionLevel(ev.Name) {
+	if !sessionLevel(ev.Name) && !closed {
+		done = append(done, h.enter(st, ev.Name, gen, now)...)
+		st.Turn.Last = now
+	}
+	if gen != "" && !closed && !sessionLevel(ev.Name) {
 		if st.Generations == nil {
 			st.Generations = map[string]*HookGeneration{}
 		}
 		if g = st.Generations[gen]; g == nil {
-			g = &HookGeneration{Start: now}
+			g = &HookGeneration{Turn: st.Turn.Key, Start: now}
 			st.Generations[gen] = g
 		}
 		g.Last, g.Model = now, betterModel(g.Model, ev.ModelID, model)
@@ -194,8 +251,16 @@ func (h *Hooks) Step(st *HookState, ev parse.HookEvent, now time.Time) []SpanRec
 		g.Thoughts = append(g.Thoughts, t)
 		h.cover(st, gen, t.At)
 	case ev.Name == "preCompact" && ev.Compaction != nil:
-		st.Compactions = append(st.Compactions, HookCompaction{At: now, C: *ev.Compaction})
+		c := HookCompaction{At: now, C: *ev.Compaction}
+		if st.Turn != nil {
+			st.Turn.Compactions = append(st.Turn.Compactions, c)
+		} else {
+			st.Compactions = append(st.Compactions, c) // for the turn it comes before
+		}
 	case ev.StartsTool() && ev.Tool != nil:
+		if closed {
+			break // a turn closed is whole: a call it never ended is not started again
+		}
 		if st.Tools == nil {
 			st.Tools = map[string]*HookTool{}
 		}
@@ -203,9 +268,9 @@ func (h *Hooks) Step(st *HookState, ev parse.HookEvent, now time.Time) []SpanRec
 	case ev.EndsTool() && ev.Tool != nil:
 		key := shellKey(ev)
 		switch {
-		case key != "" && slices.Contains(st.Told, key):
-			// Told again: its span is made.
-		case key != "" && ev.Name == "afterShellExecution":
+		case key != "" && slices.Contains(st.Told, key), slices.Contains(st.Told, endedKey(ev.ToolKey)):
+			// Told again, or ended with its turn: its span is made.
+		case key != "" && ev.Name == "afterShellExecution" && !closed:
 			st.Held = &HookHeld{Key: key, At: now, Event: ev}
 		default:
 			if key != "" {
@@ -220,7 +285,7 @@ func (h *Hooks) Step(st *HookState, ev parse.HookEvent, now time.Time) []SpanRec
 				g.ToolCalls++
 			}
 		}
-	case ev.Name == "subagentStart":
+	case ev.Name == "subagentStart" && !closed:
 		if st.Subagents == nil {
 			st.Subagents = map[string]*HookSubagent{}
 		}
@@ -232,19 +297,14 @@ func (h *Hooks) Step(st *HookState, ev parse.HookEvent, now time.Time) []SpanRec
 	case ev.Name == "subagentStop":
 		done = append(done, h.subagentDone(st, ev, now))
 	case ev.Name == "stop" && g != nil:
-		failed := ev.Status == "error"
-		st.Failed = st.Failed || failed
+		st.Turn.Failed = st.Turn.Failed || ev.Status == "error"
 		done = append(done, h.generationDone(st, gen, g, now, ev.Status))
-		delete(st.Generations, gen)
-		if st.Stopped == nil {
-			st.Stopped = map[string]bool{}
+		h.closeGeneration(st, gen, g.Turn)
+		if g.Turn == st.Turn.Key {
+			done = append(done, h.closeTurn(st, now, TurnEndStop, "", 0)...)
 		}
-		st.Stopped[gen] = true
 	case ev.Name == "sessionEnd":
-		if ev.Duration > 0 {
-			st.Start = earlier(st.Start, now.Add(-ev.Duration)) // the session covers what it says it lasted
-		}
-		done = append(done, h.End(st, now, ev.Status)...)
+		done = append(done, h.End(st, now, ev.Status, ev.Duration)...)
 	}
 	return done
 }
@@ -257,6 +317,10 @@ func sessionLevel(event string) bool {
 
 // maxTold bounds the shell calls a conversation remembers as told.
 const maxTold = 16
+
+// endedKey names in Told a tool call whose span its turn made when it
+// closed before the call's end came.
+func endedKey(toolKey string) string { return "ended\x00" + toolKey }
 
 // shellKey names a shell call as both its end events tell it: the
 // command and the duration, which they give alike; "" for anything else.
@@ -286,8 +350,8 @@ func generationOf(st *HookState, ev parse.HookEvent) string {
 		return gen[:36]
 	}
 	if i := strings.LastIndexByte(gen, '-'); i > 0 && i < len(gen)-1 && strings.Trim(gen[i+1:], "0123456789") == "" {
-		if base := gen[:i]; st.Generations[base] != nil || st.Stopped[base] {
-			return base
+		if _, closed := closedTurn(st, gen[:i]); st.Generations[gen[:i]] != nil || closed {
+			return gen[:i]
 		}
 	}
 	return gen
@@ -340,6 +404,9 @@ func digest(text string) string {
 // duration, a thought's) may reach back before the first event seen.
 func (h *Hooks) cover(st *HookState, gen string, start time.Time) {
 	st.Start = earlier(st.Start, start)
+	if st.Turn != nil && turnOf(st, gen) == st.Turn.Key {
+		st.Turn.Start = earlier(st.Turn.Start, start)
+	}
 	if g := st.Generations[gen]; g != nil {
 		g.Start = earlier(g.Start, start)
 	}
@@ -349,56 +416,6 @@ func (h *Hooks) cover(st *HookState, gen string, start time.Time) {
 // to (see pending.identity): the conversation, and the agent.
 func (h *Hooks) identity(st *HookState, agent string) []attribute.KeyValue {
 	return []attribute.KeyValue{AgentName.String(agent), ConversationID.String(h.rec.text(st.ConversationID, maxMessage))}
-}
-
-// End ends the session at end, and all still open in it: what a
-// sessionEnd says, or the caller when a conversation has long been
-// silent (reason "idle").
-func (h *Hooks) End(st *HookState, end time.Time, reason string) []SpanRecord {
-	var done []SpanRecord
-	if held := st.Held; held != nil {
-		st.Held = nil
-		done = append(done, h.toolDone(st, held.Event, held.At))
-	}
-	for key, t := range st.Tools {
-		done = append(done, h.toolRecord(st, t.Generation, t.Call, key, t.Start, end, OutcomeIncomplete, "", "", ""))
-	}
-	for id, s := range st.Subagents {
-		done = append(done, h.subagentRecord(st, id, s, end))
-	}
-	for id, g := range st.Generations {
-		done = append(done, h.generationDone(st, id, g, end, "incomplete"))
-	}
-	st.Tools, st.Subagents, st.Generations = nil, nil, nil
-	attrs := append([]attribute.KeyValue{OperationName.String(OpInvokeAgent), ProviderName.String("cursor"), Source.String("hooks")},
-		h.identity(st, "cursor-agent")...)
-	attrs = append(attrs, st.Totals.attributes()...)
-	if m := h.rec.text(st.Model, maxMessage); m != "" {
-		attrs = append(attrs, RequestModel.String(m))
-	}
-	if w := h.rec.text(st.Workspace, maxMessage); w != "" {
-		attrs = append(attrs, Cwd.String(w))
-	}
-	if v := h.rec.text(st.CursorVersion, maxMessage); v != "" {
-		attrs = append(attrs, CursorVersion.String(v))
-	}
-	if reason != "" {
-		attrs = append(attrs, SessionEndReason.String(h.rec.text(reason, maxMessage)))
-	}
-	r := SpanRecord{TraceID: hookTraceID(st.ConversationID), SpanID: hookSpanID(st.ConversationID, "session"),
-		Name: SessionName, Kind: trace.SpanKindClient, Start: st.Start, End: later(end, st.Last), Attrs: attrs}
-	for _, c := range st.Compactions {
-		r.Events = append(r.Events, RecordEvent{Name: EventCompaction, At: c.At, Attrs: h.compactionAttributes(c.C)})
-	}
-	switch {
-	case reason == "error" || st.Failed:
-		r.Attrs = append(r.Attrs, ErrorType.String("agent_error"))
-		r.Status, r.Message = codes.Error, "the agent ended in error"
-	case reason == "aborted":
-		r.Attrs = append(r.Attrs, ErrorType.String("aborted"))
-		r.Status, r.Message = codes.Error, "the session was aborted"
-	}
-	return append(done, r)
 }
 
 // SessionEndReason is why a hooks-traced session ended, as sessionEnd says.
@@ -443,7 +460,7 @@ func (h *Hooks) toolRecord(st *HookState, gen string, call parse.ToolCall, key s
 	if h.rec.opts.CaptureContent && result != "" {
 		attrs = append(attrs, ToolResult.String(h.rec.jsonText(result, h.rec.opts.MaxContent)))
 	}
-	r := SpanRecord{TraceID: hookTraceID(st.ConversationID), SpanID: hookSpanID(st.ConversationID, "tool", key),
+	r := SpanRecord{TraceID: turnTraceID(st.ConversationID, turnOf(st, gen)), SpanID: hookSpanID(st.ConversationID, "tool", key),
 		Parent: h.generationParent(st, gen), Name: "execute_tool " + name, Kind: trace.SpanKindInternal, Start: start, End: end}
 	switch outcome {
 	case OutcomeError:
@@ -473,7 +490,7 @@ func (h *Hooks) toolRecord(st *HookState, gen string, call parse.ToolCall, key s
 
 func (h *Hooks) generationParent(st *HookState, gen string) trace.SpanID {
 	if gen == "" {
-		return hookSpanID(st.ConversationID, "session")
+		return turnRootID(st.ConversationID, turnOf(st, gen))
 	}
 	return hookSpanID(st.ConversationID, "generation", gen)
 }
@@ -494,8 +511,8 @@ func (h *Hooks) generationDone(st *HookState, id string, g *HookGeneration, end 
 		attrs = append(attrs, usageAttributes(*g.Usage)...)
 		attrs = append(attrs, h.price(st, model, *g.Usage)...)
 	}
-	r := SpanRecord{TraceID: hookTraceID(st.ConversationID), SpanID: hookSpanID(st.ConversationID, "generation", id),
-		Parent: hookSpanID(st.ConversationID, "session"), Name: name, Kind: trace.SpanKindClient, Start: g.Start, End: later(end, g.Last)}
+	r := SpanRecord{TraceID: turnTraceID(st.ConversationID, g.Turn), SpanID: hookSpanID(st.ConversationID, "generation", id),
+		Parent: turnRootID(st.ConversationID, g.Turn), Name: name, Kind: trace.SpanKindClient, Start: g.Start, End: later(end, g.Last)}
 	var thinking time.Duration
 	var reasoning []string
 	for _, t := range g.Thoughts {
@@ -603,7 +620,7 @@ func (h *Hooks) subagentRecord(st *HookState, id string, s *HookSubagent, end ti
 	if s.Tool != "" {
 		parent = hookSpanID(st.ConversationID, "tool", s.Tool)
 	}
-	return SpanRecord{TraceID: hookTraceID(st.ConversationID), SpanID: hookSpanID(st.ConversationID, "subagent", id),
+	return SpanRecord{TraceID: turnTraceID(st.ConversationID, turnOf(st, s.Generation)), SpanID: hookSpanID(st.ConversationID, "subagent", id),
 		Parent: parent, Name: "invoke_agent " + typ, Kind: trace.SpanKindInternal, Start: s.Start, End: end, Attrs: attrs}
 }
 
@@ -630,7 +647,3 @@ func hookSpanID(conversation string, parts ...string) trace.SpanID {
 	}
 	return id
 }
-
-// HookTraceID is the trace a conversation's hooks make, for a caller that
-// links to it.
-func HookTraceID(conversation string) trace.TraceID { return hookTraceID(conversation) }

@@ -14,26 +14,31 @@ import (
 )
 
 // A conversation of cursor-agent 2026.10 through its hooks, in the shapes
-// its captures show (testdata/hooks/cli-2026.10.ndjson): each generation's
-// chat span has its own tokens and cost, the session their sums under
-// cursor.usage.* (so every gen_ai.usage figure counts once over the
-// trace); a thought sent twice is one thinking event and no generation of
-// its own; the compaction is an event on the session with its own model;
-// the subagent's span has what subagentStart and subagentStop said, under
-// its task; every span lies within its parent; the session covers the
-// duration_ms its sessionEnd reports.
+// its captures show (testdata/hooks/cli-2026.10.ndjson): a trace per
+// turn; each generation's chat span has its own tokens and cost, its
+// turn's root their sums under cursor.usage.* (so every gen_ai.usage
+// figure counts once over each trace); a thought sent twice is one
+// thinking event and no generation of its own; the compaction is an
+// event on the root of the turn it came in, with its own model; the
+// subagent's span has what subagentStart and subagentStop said, under its
+// task; every span lies within its parent; the conversation's end, after
+// its last turn, says the duration_ms its sessionEnd reports.
 func TestHookConversation2026(t *testing.T) {
 	spans := hookConversation(t, "testdata/hooks/cli-2026.10.ndjson", Options{})
 	checkNesting(t, spans)
 	golden.Check(t, "testdata/hooks-cli-2026.10.golden", golden.Render(golden.FromStubs(spans)), *update)
 
-	var session tracetest.SpanStub
-	var chats, subagents []tracetest.SpanStub
+	var roots, chats, subagents []tracetest.SpanStub
+	var end tracetest.SpanStub
 	sums := map[attribute.Key]float64{}
+	costs := map[trace.TraceID]float64{}
 	for _, s := range spans {
+		costs[s.SpanContext.TraceID()] += value(s, GenAICost).AsFloat64()
 		switch {
+		case s.Name == SessionName && IsSessionEnd(s.Attributes):
+			end = s
 		case s.Name == SessionName:
-			session = s
+			roots = append(roots, s)
 		case attr(s, OperationName) == OpChat:
 			chats = append(chats, s)
 		case attr(s, OperationName) == OpInvokeAgent:
@@ -75,30 +80,38 @@ func TestHookConversation2026(t *testing.T) {
 			t.Errorf("%s summed over the trace: %v, want %v", key, sums[key], want)
 		}
 	}
-	for _, key := range []attribute.Key{InputTokens, OutputTokens, GenAICost} {
-		if v := value(session, key); v.Type() != attribute.EMPTY {
-			t.Errorf("the session carries %s=%v: summed over the spans, it would count twice", key, v.String())
-		}
+	if len(roots) != 2 {
+		t.Fatalf("%d turn roots, want 2 (a trace a turn)", len(roots))
 	}
-	cost := value(session, CostUSD).AsFloat64()
-	if cost <= 0 || math.Abs(sums[GenAICost]-cost) > 1e-9 {
-		t.Errorf("gen_ai.usage.cost summed over the trace %v, the session's cursor.usage.cost %v: want them equal, and a price", sums[GenAICost], cost)
-	}
-
-	var compactions int
-	for _, e := range session.Events {
-		if e.Name == EventCompaction {
-			compactions++
-			if m := eventAttr(e.Attributes, CompactionModel); m != "composer-2.5-fast" {
-				t.Errorf("compaction model %q, want its own", m)
+	compactions := map[int64]int{}
+	for _, root := range roots {
+		for _, key := range []attribute.Key{InputTokens, OutputTokens, GenAICost} {
+			if v := value(root, key); v.Type() != attribute.EMPTY {
+				t.Errorf("a turn's root carries %s=%v: summed over the spans, it would count twice", key, v.String())
 			}
 		}
+		cost := value(root, CostUSD).AsFloat64()
+		if got := costs[root.SpanContext.TraceID()]; cost <= 0 || math.Abs(got-cost) > 1e-9 {
+			t.Errorf("turn %d: gen_ai.usage.cost summed over its trace %v, its root's cursor.usage.cost %v: want them equal, and a price",
+				value(root, TurnNumber).AsInt64(), got, cost)
+		}
+		for _, e := range root.Events {
+			if e.Name == EventCompaction {
+				compactions[value(root, TurnNumber).AsInt64()]++
+				if m := eventAttr(e.Attributes, CompactionModel); m != "composer-2.5-fast" {
+					t.Errorf("compaction model %q, want its own", m)
+				}
+			}
+		}
+		if attr(root, RequestModel) != "claude-4.6-sonnet" {
+			t.Errorf("turn model %q, want the conversation's own model", attr(root, RequestModel))
+		}
 	}
-	if compactions != 1 || attr(session, RequestModel) != "claude-4.6-sonnet" {
-		t.Errorf("%d compaction events, session model %q; want 1, and the session's own model", compactions, attr(session, RequestModel))
+	if len(compactions) != 1 || compactions[2] != 1 {
+		t.Errorf("compaction events by turn %v; want 1, on the second turn, where it came", compactions)
 	}
-	if d := session.EndTime.Sub(session.StartTime); d < 60*time.Second {
-		t.Errorf("the session lasts %v; its sessionEnd says 60s", d)
+	if d := value(end, SessionDuration).AsInt64(); d != 60000 || attr(end, SessionEndReason) != "completed" {
+		t.Errorf("the conversation's end says %dms, reason %q; its sessionEnd says 60000, completed", d, attr(end, SessionEndReason))
 	}
 
 	if len(subagents) != 1 {

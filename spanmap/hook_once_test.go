@@ -41,7 +41,8 @@ func stepAll(t *testing.T, events []string) []SpanRecord {
 
 // A generation's chat span is made once: events that name a generation
 // after its stop (a late response, a session end that names the last
-// generation) do not make it again.
+// generation) do not make it again. Each turn has its root; a
+// conversation's end after its last turn is a root of its own.
 func TestHookSpansMadeOnce(t *testing.T) {
 	shell := `,"tool_name":"Shell","tool_input":{"command":"ls"},"tool_use_id":"t1"`
 	for _, tt := range []struct {
@@ -50,17 +51,19 @@ func TestHookSpansMadeOnce(t *testing.T) {
 		want   int
 	}{
 		{"two generations, stop after each, then sessionEnd",
-			[]string{"sessionStart|", "beforeSubmitPrompt|g1", "stop|g1", "beforeSubmitPrompt|g2", "stop|g2", "sessionEnd|"}, 3},
+			[]string{"sessionStart|", "beforeSubmitPrompt|g1", "stop|g1", "beforeSubmitPrompt|g2", "stop|g2", "sessionEnd|"}, 5},
 		{"sessionEnd naming the first generation",
-			[]string{"beforeSubmitPrompt|g1", "stop|g1", "beforeSubmitPrompt|g2", "stop|g2", "sessionEnd|g1"}, 3},
+			[]string{"beforeSubmitPrompt|g1", "stop|g1", "beforeSubmitPrompt|g2", "stop|g2", "sessionEnd|g1"}, 5},
 		{"sessionEnd naming the last generation",
-			[]string{"beforeSubmitPrompt|g1", "stop|g1", "beforeSubmitPrompt|g2", "stop|g2", "sessionEnd|g2"}, 3},
+			[]string{"beforeSubmitPrompt|g1", "stop|g1", "beforeSubmitPrompt|g2", "stop|g2", "sessionEnd|g2"}, 5},
 		{"a response after its generation stopped",
-			[]string{"beforeSubmitPrompt|g1", "stop|g1", "afterAgentResponse|g1", "beforeSubmitPrompt|g2", "stop|g2", "sessionEnd|"}, 3},
+			[]string{"beforeSubmitPrompt|g1", "stop|g1", "afterAgentResponse|g1", "beforeSubmitPrompt|g2", "stop|g2", "sessionEnd|"}, 5},
 		{"a second stop",
-			[]string{"beforeSubmitPrompt|g1", "stop|g1", "stop|g1", "sessionEnd|"}, 2},
+			[]string{"beforeSubmitPrompt|g1", "stop|g1", "stop|g1", "sessionEnd|"}, 3},
 		{"a tool ending after its generation stopped",
-			[]string{"beforeSubmitPrompt|g1", "preToolUse|g1|" + shell, "stop|g1", "postToolUse|g1|" + shell, "sessionEnd|"}, 3},
+			[]string{"beforeSubmitPrompt|g1", "preToolUse|g1|" + shell, "stop|g1", "postToolUse|g1|" + shell, "sessionEnd|"}, 4},
+		{"a turn without stop, closed by the next prompt",
+			[]string{"beforeSubmitPrompt|g1", "preToolUse|g1|" + shell, "beforeSubmitPrompt|g2", "postToolUse|g1|" + shell, "stop|g2"}, 5},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			records := stepAll(t, tt.events)

@@ -12,10 +12,13 @@ import (
 // returns the chat span's cost attributes: gen_ai.usage.cost, which
 // backends sum over a trace's spans, and the table it came from.
 func (h *Hooks) price(st *HookState, model string, u parse.Usage) []attribute.KeyValue {
-	if st.Totals == nil {
-		st.Totals = &HookTotals{}
+	if st.Turn == nil {
+		return nil // a generation is always in a turn; nothing to sum it into
 	}
-	t := st.Totals
+	if st.Turn.Totals == nil {
+		st.Turn.Totals = &HookTotals{}
+	}
+	t := st.Turn.Totals
 	t.Usage.InputTokens += u.InputTokens
 	t.Usage.OutputTokens += u.OutputTokens
 	t.Usage.CacheReadTokens += u.CacheReadTokens

@@ -150,7 +150,7 @@ func FromTrace(spans []sdktrace.ReadOnlySpan) (Report, bool) {
 	for _, s := range spans {
 		switch spanmap.Value(s.Attributes(), spanmap.OperationName).AsString() {
 		case spanmap.OpInvokeAgent:
-			if s.Name() == spanmap.SessionName { // not a subagent's
+			if s.Name() == spanmap.SessionName && !spanmap.IsSessionEnd(s.Attributes()) { // not a subagent's, nor a conversation's end
 				session = s
 			}
 		case spanmap.OpChat:

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -53,31 +54,42 @@ func withinParents(t *testing.T, spans []golden.Span) {
 }
 
 // A cursor-agent 2026.10 conversation through its hooks, one process an
-// event, into a real receiver: each generation's tokens and cost on its
-// chat span and summed on the session (once over the trace), a thought
-// sent twice one event, the compaction on the session, the subagent's
-// facts, every span within its parent, and the session as long as its
-// sessionEnd says.
+// event, into a real receiver: a trace a turn; each generation's tokens
+// and cost on its chat span and summed on its turn's root (once over each
+// trace), a thought sent twice one event, the compaction on the root of
+// the turn it came in, the subagent's facts, every span within its
+// parent; the conversation's end says how long its sessionEnd says it
+// lasted; the report has a line a turn, with its tokens and cost.
 func TestHookConversation2026(t *testing.T) {
 	recv := otlptest.StartGRPC(t)
 	summary := filepath.Join(t.TempDir(), "runs.jsonl")
 	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_STATE_DIR=" + t.TempDir(), "OTEL_METRICS_EXPORTER=none",
 		"CURSOR_OTEL_SUMMARY_JSON=" + summary}
 	runHooks(t, env, linesOf(t, "spanmap/testdata/hooks/cli-2026.10.ndjson"))
-	spans := waitForSpans(t, recv, 6, 15*time.Second)
+	spans := waitForSpans(t, recv, 8, 15*time.Second)
 	noSpanTwice(t, spans)
 	withinParents(t, spans)
-	if len(spans) != 6 {
-		t.Fatalf("%d spans, want 6 (session, 2 chats, shell, task, subagent): %v", len(spans), spanNames(spans))
+	if len(spans) != 8 {
+		t.Fatalf("%d spans, want 8 (2 turns: roots, chats, shell, task, subagent; the end): %v", len(spans), spanNames(spans))
 	}
-	session := sessionSpan(t, spans)
-	sums := map[string]float64{}
+	roots := turnRoots(t, spans)
+	if len(roots) != 3 {
+		t.Fatalf("%d roots, want 3 (2 turns, the end)", len(roots))
+	}
+	end := roots[2]
+	sums, totals, costs := map[string]float64{}, map[string]float64{}, map[string]float64{}
+	for _, r := range roots[:2] {
+		for _, key := range []string{"input_tokens", "output_tokens", "cache_read.input_tokens", "cache_write.input_tokens", "cost"} {
+			totals[key] += number(r, "cursor.usage."+key)
+		}
+	}
 	thoughts, compactions := 0, 0
 	for _, s := range spans {
 		for _, key := range []string{"gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens", "gen_ai.usage.cache_read.input_tokens",
 			"gen_ai.usage.cache_write.input_tokens", "gen_ai.usage.cost"} {
 			sums[key] += number(s, key)
 		}
+		costs[s.TraceID] += number(s, "gen_ai.usage.cost")
 		if value(s, "gen_ai.conversation.id") != "8bb3c043-894b-4f2d-8751-0665bbc26eea" || value(s, "gen_ai.agent.name") == "" {
 			t.Errorf("%s: conversation %q, agent %q", s.Name, value(s, "gen_ai.conversation.id"), value(s, "gen_ai.agent.name"))
 		}
@@ -92,13 +104,15 @@ func TestHookConversation2026(t *testing.T) {
 	}
 	for key, want := range map[string]float64{"gen_ai.usage.input_tokens": 59452, "gen_ai.usage.output_tokens": 334,
 		"gen_ai.usage.cache_read.input_tokens": 42144, "gen_ai.usage.cache_write.input_tokens": 1200} {
-		total := number(session, "cursor.usage."+key[len("gen_ai.usage."):])
+		total := totals[key[len("gen_ai.usage."):]]
 		if sums[key] != want || total != want {
-			t.Errorf("%s: %v over the spans, the session's total %v; want %v both", key, sums[key], total, want)
+			t.Errorf("%s: %v over the spans, the turns' totals %v; want %v both", key, sums[key], total, want)
 		}
 	}
-	if cost := number(session, "cursor.usage.cost"); cost <= 0 || math.Abs(cost-sums["gen_ai.usage.cost"]) > 1e-9 {
-		t.Errorf("cost: %v over the spans, the session's %v; want them equal, and priced", sums["gen_ai.usage.cost"], cost)
+	for _, r := range roots[:2] {
+		if cost := number(r, "cursor.usage.cost"); cost <= 0 || math.Abs(cost-costs[r.TraceID]) > 1e-9 {
+			t.Errorf("cost: %v over turn %s's spans, its root's %v; want them equal, and priced", costs[r.TraceID], value(r, "cursor.turn.number"), cost)
+		}
 	}
 	if thoughts != 2 || compactions != 1 {
 		t.Errorf("%d thinking events, %d compactions; want 2 (one a thought, each sent twice or once) and 1", thoughts, compactions)
@@ -109,21 +123,37 @@ func TestHookConversation2026(t *testing.T) {
 			t.Errorf("subagent: %v", s.Attributes)
 		}
 	}
-	if d := session.End.Sub(session.Start); d < 60*time.Second {
-		t.Errorf("session lasts %v; its sessionEnd says 60 s", d)
+	if value(end, "cursor.session.duration_ms") != "60000" || value(end, "cursor.session.end_reason") != "completed" {
+		t.Errorf("the conversation's end says %sms, %q; its sessionEnd says 60000, completed", value(end, "cursor.session.duration_ms"), value(end, "cursor.session.end_reason"))
 	}
-	// The session's report has its tokens and cost, for compare.
-	var report struct {
-		Tokens struct{ Input, Output int64 } `json:"tokens"`
-		Cost   float64                       `json:"cost_usd"`
+	// Each turn's report has its tokens and cost, for compare; the
+	// conversation's end is no turn.
+	type report struct {
+		Session string                        `json:"session_id"`
+		Tokens  struct{ Input, Output int64 } `json:"tokens"`
+		Cost    float64                       `json:"cost_usd"`
 	}
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) { // polling: the report is written by the background delivery
-		if b, err := os.ReadFile(summary); err == nil && json.Unmarshal(b, &report) == nil || time.Now().After(deadline) {
-			break
+	var reports []report
+	for deadline := time.Now().Add(10 * time.Second); len(reports) < 2 && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) { // polling: the report is written by the background delivery
+		reports = nil
+		b, _ := os.ReadFile(summary)
+		for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			var r report
+			if json.Unmarshal([]byte(line), &r) == nil {
+				reports = append(reports, r)
+			}
 		}
 	}
-	if report.Tokens.Input != 59452 || report.Tokens.Output != 334 || math.Abs(report.Cost-number(session, "cursor.usage.cost")) > 1e-9 {
-		t.Errorf("the report says %+v; want 59452 in, 334 out, and the session's cost", report)
+	var in, out int64
+	var cost float64
+	for _, r := range reports {
+		in, out, cost = in+r.Tokens.Input, out+r.Tokens.Output, cost+r.Cost
+		if r.Session != "8bb3c043-894b-4f2d-8751-0665bbc26eea" {
+			t.Errorf("a turn's report names conversation %q", r.Session)
+		}
+	}
+	if len(reports) != 2 || in != 59452 || out != 334 || math.Abs(cost-totals["cost"]) > 1e-9 {
+		t.Errorf("the reports say %+v; want 2 turns, 59452 in, 334 out, and the turns' cost", reports)
 	}
 }
 

@@ -52,49 +52,64 @@ func waitForSpans(t *testing.T, recv *otlptest.Receiver, n int, within time.Dura
 }
 
 // An interactive session, one hook process an event, into a real
-// receiver: one trace, the session, a chat per generation, each tool
-// under its generation with the duration its event gave, nothing twice;
-// every hook answered within its budget.
-func TestHooksMakeOneTrace(t *testing.T) {
+// receiver: a trace a turn, each whole (its root, its chat, each tool
+// under its generation with the duration its event gave), each turn's
+// root linked to the one before, the conversation's end a root of its
+// own linked to the last turn; no span whose parent is missing, nothing
+// twice; every hook answered within its budget.
+func TestHooksMakeATraceATurn(t *testing.T) {
 	recv := otlptest.StartGRPC(t)
 	state := t.TempDir()
 	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_STATE_DIR=" + state, "OTEL_METRICS_EXPORTER=none"}
 	took := runHooks(t, env, hookEvents(t))
-	spans := waitForSpans(t, recv, 6, 15*time.Second)
-	if len(spans) != 6 {
-		t.Fatalf("%d spans arrived, want 6 (session, 2 chats, 3 tools): %v", len(spans), spanNames(spans))
+	spans := waitForSpans(t, recv, 8, 15*time.Second)
+	if len(spans) != 8 {
+		t.Fatalf("%d spans arrived, want 8 (2 turns of a root, a chat and their tools; the end): %v", len(spans), spanNames(spans))
 	}
+	noSpanTwice(t, spans)
 	ids := map[string]golden.Span{}
 	for _, s := range spans {
-		if s.TraceID != spans[0].TraceID {
-			t.Errorf("%s in trace %s, want all in %s", s.Name, s.TraceID, spans[0].TraceID)
-		}
-		if _, dup := ids[s.SpanID]; dup {
-			t.Errorf("span %s exported twice", s.SpanID)
-		}
-		ids[s.SpanID] = s
+		ids[s.TraceID+"/"+s.SpanID] = s
 	}
-	session := sessionSpan(t, spans)
-	if session.ParentID != "" || value(session, "gen_ai.conversation.id") != "conv-7c1e" || value(session, "cursor.source") != "hooks" {
-		t.Errorf("session %+v", session)
+	roots := turnRoots(t, spans)
+	if len(roots) != 3 {
+		t.Fatalf("%d roots, want 3 (two turns, the end)", len(roots))
+	}
+	for i, root := range roots {
+		if root.ParentID != "" || value(root, "gen_ai.conversation.id") != "conv-7c1e" || value(root, "cursor.source") != "hooks" {
+			t.Errorf("root %d: %+v", i, root)
+		}
+		if i > 0 && (len(root.Links) != 1 || root.Links[0] != roots[i-1].TraceID+"/"+roots[i-1].SpanID) {
+			t.Errorf("root %d links to %v, want the root before it, %s/%s", i, root.Links, roots[i-1].TraceID, roots[i-1].SpanID)
+		}
+	}
+	if value(roots[2], "cursor.session.end_reason") != "user_close" || value(roots[2], "cursor.session.duration_ms") != "60000" {
+		t.Errorf("the conversation's end says %q, %sms; want user_close, 60000", value(roots[2], "cursor.session.end_reason"), value(roots[2], "cursor.session.duration_ms"))
+	}
+	for _, s := range spans {
+		if s.ParentID != "" && ids[s.TraceID+"/"+s.ParentID].Name == "" {
+			t.Errorf("%s: its parent %s never came", s.Name, s.ParentID)
+		}
 	}
 	for _, tt := range []struct {
 		name, generation string
+		turn             int
 		duration         time.Duration
 		status           string
 	}{
-		{"execute_tool shell", "gen-1", 2300 * time.Millisecond, "Error"},
-		{"execute_tool read", "gen-1", 15 * time.Millisecond, "Error"},
-		{"execute_tool edit", "gen-2", 50 * time.Millisecond, "Unset"},
+		{"execute_tool shell", "gen-1", 0, 2300 * time.Millisecond, "Error"},
+		{"execute_tool read", "gen-1", 0, 15 * time.Millisecond, "Error"},
+		{"execute_tool edit", "gen-2", 1, 50 * time.Millisecond, "Unset"},
 	} {
 		i := slices.IndexFunc(spans, func(s golden.Span) bool { return s.Name == tt.name })
 		if i < 0 {
 			t.Errorf("no %s", tt.name)
 			continue
 		}
-		s, parent := spans[i], ids[spans[i].ParentID]
-		if d := s.End.Sub(s.Start); d != tt.duration || s.Status != tt.status || value(parent, "cursor.generation_id") != tt.generation || parent.ParentID != session.SpanID {
-			t.Errorf("%s: %v, status %q, under %s %q", tt.name, d, s.Status, parent.Name, value(parent, "cursor.generation_id"))
+		s, parent := spans[i], ids[spans[i].TraceID+"/"+spans[i].ParentID]
+		if d := s.End.Sub(s.Start); d != tt.duration || s.Status != tt.status || value(parent, "cursor.generation_id") != tt.generation ||
+			parent.ParentID != roots[tt.turn].SpanID || s.TraceID != roots[tt.turn].TraceID {
+			t.Errorf("%s: %v, status %q, under %s %q, in trace %s", tt.name, d, s.Status, parent.Name, value(parent, "cursor.generation_id"), s.TraceID)
 		}
 	}
 	if p := dist(took); timingChecked(t) && p.worst > 500*time.Millisecond {
@@ -102,9 +117,31 @@ func TestHooksMakeOneTrace(t *testing.T) {
 	} else {
 		t.Logf("%d hooks, collector up: median %v, worst %v", len(took), p.median, p.worst)
 	}
-	if left, _ := filepath.Glob(filepath.Join(state, "conversations", "*.json")); len(left) != 0 {
-		t.Errorf("an ended session's state is left: %v", left)
+	if left, _ := filepath.Glob(filepath.Join(state, "turns", "*")); len(left) != 0 {
+		t.Errorf("spans held for a closed turn are left: %v", left)
 	}
+	if left, _ := filepath.Glob(filepath.Join(state, "open", "*")); len(left) != 0 {
+		t.Errorf("an ended conversation is left open: %v", left)
+	}
+}
+
+// turnRoots are the roots of the traces of hooks' spans, in the order
+// they started (a conversation's end last).
+func turnRoots(t *testing.T, spans []golden.Span) []golden.Span {
+	t.Helper()
+	var roots []golden.Span
+	for _, s := range spans {
+		if s.Name == "invoke_agent cursor-agent" {
+			roots = append(roots, s)
+		}
+	}
+	slices.SortStableFunc(roots, func(a, b golden.Span) int {
+		if c := a.Start.Compare(b.Start); c != 0 {
+			return c
+		}
+		return strings.Compare(value(a, "cursor.session.end_reason"), value(b, "cursor.session.end_reason"))
+	})
+	return roots
 }
 
 // With the collector down, hooks answer as fast: the spans wait in the
@@ -133,8 +170,8 @@ func TestHooksWithTheCollectorDown(t *testing.T) {
 	for deadline := time.Now().Add(10 * time.Second); keptSpans(t, spoolDir) < 3 && time.Now().Before(deadline); {
 		time.Sleep(20 * time.Millisecond) // polling the spool: the flushers run on their own
 	}
-	if n := keptSpans(t, spoolDir); n != 3 {
-		t.Errorf("spool holds %d spans, want the 3 finished (2 tools, a chat)", n)
+	if n := keptSpans(t, spoolDir); n != 4 {
+		t.Errorf("spool holds %d spans, want the first turn's 4 (its root, a chat, 2 tools)", n)
 	}
 
 	recv, err := otlptest.ListenGRPC(strings.TrimPrefix(down, "http://"), nil)
@@ -143,9 +180,9 @@ func TestHooksWithTheCollectorDown(t *testing.T) {
 	}
 	t.Cleanup(recv.Stop)
 	runHooks(t, env, events[9:])
-	spans := waitForSpans(t, recv, 6, 15*time.Second)
-	if len(spans) != 6 {
-		t.Errorf("%d spans once the collector was back, want 6: %v", len(spans), spanNames(spans))
+	spans := waitForSpans(t, recv, 8, 15*time.Second)
+	if len(spans) != 8 {
+		t.Errorf("%d spans once the collector was back, want 8: %v", len(spans), spanNames(spans))
 	}
 	noSpanTwice(t, spans)
 }
@@ -230,7 +267,7 @@ func TestHookPayloadsOfNewerCursors(t *testing.T) {
 	recv := otlptest.StartGRPC(t)
 	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_STATE_DIR=" + t.TempDir(), "OTEL_METRICS_EXPORTER=none"}
 	runHooks(t, env, events)
-	const want = 9 // conv-fail's session, chat and three tools; four other sessions
+	const want = 10 // conv-fail's turn (root, chat, three tools) and end; four other conversations' ends
 	spans := waitForSpans(t, recv, want, 15*time.Second)
 	if len(spans) != want {
 		t.Fatalf("%d spans arrived, want %d: %v", len(spans), want, spanNames(spans))
@@ -257,8 +294,8 @@ func TestHookPayloadsOfNewerCursors(t *testing.T) {
 	}
 	sessions := 0
 	for _, s := range spans {
-		if s.Name != "invoke_agent cursor-agent" {
-			continue
+		if s.Name != "invoke_agent cursor-agent" || value(s, "cursor.turn.number") != "" {
+			continue // a turn: the conversation's end says its reason
 		}
 		sessions++
 		conv := value(s, "gen_ai.conversation.id")
@@ -431,8 +468,8 @@ func TestHooksExportEachSpanOnce(t *testing.T) {
 	last := events[len(events)-1]
 	events[len(events)-1] = strings.Replace(last, `"generation_id":""`, `"generation_id":"gen-2"`, 1)
 	runHooks(t, env, events)
-	waitForSpans(t, recv, 6, 15*time.Second)
-	// A duplicate would come after the six: give the flushers their time.
+	waitForSpans(t, recv, 8, 15*time.Second)
+	// A duplicate would come after the eight: give the flushers their time.
 	waitForDeliverers(t, spoolDir)
 	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		if _, err := os.Stat(filepath.Join(state, "spool.ndjson")); err != nil {
@@ -441,7 +478,7 @@ func TestHooksExportEachSpanOnce(t *testing.T) {
 	}
 	spans := golden.FromOTLP(recv.Spans())
 	noSpanTwice(t, spans)
-	if len(spans) != 6 {
-		t.Errorf("%d spans, want 6: %v", len(spans), spanNames(spans))
+	if len(spans) != 8 {
+		t.Errorf("%d spans, want 8 (2 turns of a root, a chat and their tools; the end): %v", len(spans), spanNames(spans))
 	}
 }

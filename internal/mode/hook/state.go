@@ -13,82 +13,174 @@ import (
 	"path/filepath"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/cursor-otel/cursor-otel/internal/filelock"
 	"github.com/cursor-otel/cursor-otel/parse"
 	"github.com/cursor-otel/cursor-otel/spanmap"
 )
 
 // The state directory holds, under state.lock: conversations/ (a JSON
-// state per conversation under way) and spool.ndjson (span records not
-// yet exported, one per line). The flusher holds flush.lock while it
-// exports.
+// state per conversation), open/ (a mark per conversation with a turn
+// under way), turns/ (the spans of each turn under way, held until the
+// turn closes: a turn is exported whole) and spool.ndjson (span records
+// of closed turns not yet exported, one per line). The flusher holds
+// flush.lock while it exports.
 const (
-	idleAfter = 12 * time.Hour // a conversation silent this long is ended
-	gcEvery   = time.Hour      // how often the hook looks for such
-	maxSpool  = 32 << 20       // the most the records' file holds; more is dropped
+	idleAfter = 30 * time.Minute    // a turn silent this long is closed, incomplete
+	forgetAt  = 30 * 24 * time.Hour // a conversation silent this long is forgotten
+	gcEvery   = time.Hour           // how often the hook looks for such
+	maxSpool  = 32 << 20            // the most the records' file holds; more is dropped
 )
 
-// record steps a conversation's state by one event, and spools the spans
-// that finished; it says whether it spooled any.
+// record steps a conversation's state by one event; the spans of the
+// turn under way are held, and a turn that closes goes whole to the
+// spool. It says whether it spooled any.
 func record(dir string, h *spanmap.Hooks, ev parse.HookEvent, now time.Time) (bool, error) {
-	if err := os.MkdirAll(filepath.Join(dir, "conversations"), 0o700); err != nil {
-		return false, err
+	for _, sub := range []string{"conversations", "open", "turns"} {
+		if err := os.MkdirAll(filepath.Join(dir, sub), 0o700); err != nil {
+			return false, err
+		}
 	}
 	unlock, err := filelock.Lock(filepath.Join(dir, "state.lock"), true)
 	if err != nil {
 		return false, err
 	}
 	defer unlock()
-	path := conversationFile(dir, ev.ConversationID)
+	name := conversationName(ev.ConversationID)
 	var st spanmap.HookState
-	if b, err := os.ReadFile(path); err == nil {
+	if b, err := os.ReadFile(conversationFile(dir, name)); err == nil {
 		_ = json.Unmarshal(b, &st) // a damaged state starts anew
 	}
 	records := h.Step(&st, ev, now)
-	if ev.Name == "sessionEnd" {
-		_ = os.Remove(path)
-	} else if err := writeFile(path, &st); err != nil {
+	ready, err := save(dir, name, h, &st, records)
+	if err != nil {
 		return false, err
 	}
-	records = append(records, endIdle(dir, h, now, path)...)
-	if len(records) == 0 {
+	ready = append(ready, closeIdle(dir, h, now, name)...)
+	forget(dir, now)
+	if len(ready) == 0 {
 		return false, nil
 	}
-	return true, appendSpool(dir, records)
+	return true, appendSpool(dir, ready)
 }
 
-// endIdle ends the conversations silent for idleAfter (their sessionEnd
-// never came: an editor closed, a crash), at most every gcEvery.
-func endIdle(dir string, h *spanmap.Hooks, now time.Time, except string) []spanmap.SpanRecord {
-	marker := filepath.Join(dir, "gc")
-	if fi, err := os.Stat(marker); err == nil && now.Sub(fi.ModTime()) < gcEvery {
-		return nil
+// save writes a conversation's state and sorts the spans it finished:
+// those of the turn under way are held beside it, the rest are ready,
+// with what was held of the turns they close.
+func save(dir, name string, h *spanmap.Hooks, st *spanmap.HookState, records []spanmap.SpanRecord) ([]spanmap.SpanRecord, error) {
+	if err := writeFile(conversationFile(dir, name), st); err != nil {
+		return nil, err
 	}
-	_ = os.WriteFile(marker, nil, 0o600)
-	_ = os.Chtimes(marker, now, now)
+	open, isOpen := h.OpenTurn(st)
+	mark := filepath.Join(dir, "open", name)
+	if isOpen {
+		if _, err := os.Stat(mark); err != nil {
+			_ = os.WriteFile(mark, nil, 0o600)
+		}
+	} else {
+		_ = os.Remove(mark)
+	}
+	var held, ready []spanmap.SpanRecord
+	for _, r := range records {
+		if isOpen && r.TraceID == open {
+			held = append(held, r)
+		} else {
+			ready = append(ready, r)
+		}
+	}
+	if len(held) > 0 {
+		if err := appendRecords(heldFile(dir, open), held, maxSpool); err != nil {
+			return nil, err
+		}
+	}
+	return release(dir, ready), nil
+}
+
+// release is ready with, before it, what was held of each turn whose
+// spans it has: a turn closed goes whole.
+func release(dir string, ready []spanmap.SpanRecord) []spanmap.SpanRecord {
 	var out []spanmap.SpanRecord
-	files, _ := filepath.Glob(filepath.Join(dir, "conversations", "*.json"))
-	for _, f := range files {
-		if f == except {
+	seen := map[trace.TraceID]bool{}
+	for _, r := range ready {
+		if seen[r.TraceID] {
+			continue
+		}
+		seen[r.TraceID] = true
+		path := heldFile(dir, r.TraceID)
+		if data, err := os.ReadFile(path); err == nil {
+			out = append(out, readRecords(data)...)
+			_ = os.Remove(path)
+		}
+	}
+	return append(out, ready...)
+}
+
+// closeIdle closes the turns under way that nothing has followed for
+// idleAfter (an editor closed, a crash, a stop never sent), in the
+// conversations other than except: whole, saying they did not complete.
+// Only conversations with a turn under way are looked at, and only
+// those whose state has not been written for that long are read.
+func closeIdle(dir string, h *spanmap.Hooks, now time.Time, except string) []spanmap.SpanRecord {
+	marks, _ := os.ReadDir(filepath.Join(dir, "open"))
+	var out []spanmap.SpanRecord
+	for _, m := range marks {
+		name := m.Name()
+		path := conversationFile(dir, name)
+		fi, err := os.Stat(path)
+		if name == except || err == nil && now.Sub(fi.ModTime()) < idleAfter {
 			continue
 		}
 		var st spanmap.HookState
-		b, err := os.ReadFile(f)
+		b, err := os.ReadFile(path)
 		if err != nil || json.Unmarshal(b, &st) != nil {
-			_ = os.Remove(f)
+			_ = os.Remove(filepath.Join(dir, "open", name)) // nothing left to close
 			continue
 		}
-		if now.Sub(st.Last) >= idleAfter {
-			out = append(out, h.End(&st, st.Last, "idle")...)
-			_ = os.Remove(f)
+		if st.Turn == nil || now.Sub(st.Turn.Last) < idleAfter {
+			continue
+		}
+		if ready, err := save(dir, name, h, &st, h.CloseIdle(&st)); err == nil {
+			out = append(out, ready...)
 		}
 	}
 	return out
 }
 
-func conversationFile(dir, conversation string) string {
+// forget removes, at most every gcEvery, the conversations silent for
+// forgetAt (a conversation's state is kept after its turns for the next
+// turn to link to, but not for ever), and spans held for a turn whose
+// conversation is gone.
+func forget(dir string, now time.Time) {
+	marker := filepath.Join(dir, "gc")
+	if fi, err := os.Stat(marker); err == nil && now.Sub(fi.ModTime()) < gcEvery {
+		return
+	}
+	_ = os.WriteFile(marker, nil, 0o600)
+	_ = os.Chtimes(marker, now, now)
+	for _, sub := range []string{"conversations", "turns"} {
+		entries, _ := os.ReadDir(filepath.Join(dir, sub))
+		for _, e := range entries {
+			if fi, err := e.Info(); err == nil && now.Sub(fi.ModTime()) >= forgetAt {
+				_ = os.Remove(filepath.Join(dir, sub, e.Name()))
+			}
+		}
+	}
+}
+
+// conversationName is a conversation's name in the state directory.
+func conversationName(conversation string) string {
 	sum := sha256.Sum256([]byte(conversation))
-	return filepath.Join(dir, "conversations", hex.EncodeToString(sum[:12])+".json")
+	return hex.EncodeToString(sum[:12])
+}
+
+func conversationFile(dir, name string) string {
+	return filepath.Join(dir, "conversations", name+".json")
+}
+
+// heldFile holds the finished spans of a turn under way.
+func heldFile(dir string, turn trace.TraceID) string {
+	return filepath.Join(dir, "turns", turn.String()+".ndjson")
 }
 
 // writeFile writes v as JSON, whole or not at all, readable by the user
@@ -107,6 +199,12 @@ func writeFile(path string, v any) error {
 
 // appendSpool adds records to the spool, dropping them when it is full.
 func appendSpool(dir string, records []spanmap.SpanRecord) error {
+	return appendRecords(filepath.Join(dir, "spool.ndjson"), records, maxSpool)
+}
+
+// appendRecords adds records to the file at path, one a line, dropping
+// them when the file would pass limit.
+func appendRecords(path string, records []spanmap.SpanRecord, limit int64) error {
 	var buf bytes.Buffer
 	for _, r := range records {
 		b, err := json.Marshal(r)
@@ -116,9 +214,8 @@ func appendSpool(dir string, records []spanmap.SpanRecord) error {
 		buf.Write(b)
 		buf.WriteByte('\n')
 	}
-	path := filepath.Join(dir, "spool.ndjson")
-	if fi, err := os.Stat(path); err == nil && fi.Size()+int64(buf.Len()) > maxSpool {
-		return fmt.Errorf("spool full: %d records dropped", len(records))
+	if fi, err := os.Stat(path); err == nil && fi.Size()+int64(buf.Len()) > limit {
+		return fmt.Errorf("%s full: %d records dropped", filepath.Base(path), len(records))
 	}
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
 	if err != nil {
@@ -129,6 +226,20 @@ func appendSpool(dir string, records []spanmap.SpanRecord) error {
 		return err
 	}
 	return f.Close()
+}
+
+// readRecords reads records one a line; a damaged line is left out.
+func readRecords(data []byte) []spanmap.SpanRecord {
+	var out []spanmap.SpanRecord
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 64<<10), maxSpool)
+	for sc.Scan() {
+		var r spanmap.SpanRecord
+		if json.Unmarshal(sc.Bytes(), &r) == nil {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // takeSpool takes the spool's records, leaving it empty.
@@ -149,14 +260,5 @@ func takeSpool(dir string) ([]spanmap.SpanRecord, error) {
 	if err := os.Remove(path); err != nil {
 		return nil, err
 	}
-	var out []spanmap.SpanRecord
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64<<10), maxSpool)
-	for sc.Scan() {
-		var r spanmap.SpanRecord
-		if json.Unmarshal(sc.Bytes(), &r) == nil {
-			out = append(out, r)
-		}
-	}
-	return out, nil
+	return readRecords(data), nil
 }
