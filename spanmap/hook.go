@@ -111,7 +111,7 @@ type HookClosed struct {
 
 // maxClosed bounds the closed generations a conversation remembers: a
 // conversation of any length keeps a state of the same size.
-const maxClosed = 32
+const maxClosed = 8
 
 // HookHeld is a shell call's afterShellExecution, held for its
 // postToolUse.

@@ -64,6 +64,12 @@ type mode struct {
 	delivers bool
 	// redirects: it sends what is kept for another collector to its own.
 	redirects bool
+	// sessions: the traces the user's run makes, at most (0: one); an
+	// editor conversation makes one a turn.
+	sessions int
+	// variant: a variant of another mode's input; go test ./... runs it
+	// under two shapes, and with the collector up, not under every shape.
+	variant bool
 }
 
 // The spool's state before the user's run.
@@ -186,15 +192,27 @@ var modes = []mode{
 		}
 		return r
 	}},
-	{name: "hook", delivers: true, run: func(t *testing.T, c *cell) result {
-		var last result
-		for _, line := range hookEvents(t) {
-			last = c.start(t, c.own, []string{"STDIN=" + line}, "hook")
-			if last.exit != 0 || last.stderr != "" || !strings.HasPrefix(last.stdout, "{") {
-				t.Errorf("hook: exit %d, stdout %q, stderr %q; want 0, an answer, nothing on stderr", last.exit, last.stdout, last.stderr)
+	{name: "hook", delivers: true, sessions: 3, run: func(t *testing.T, c *cell) result {
+		return c.hooks(t, hookEvents(t), map[string]int{"conv-7c1e": 3})
+	}},
+	// An editor conversation that never ends (no sessionEnd), one of its
+	// turns without stop: each turn a whole trace all the same.
+	{name: "hook, no stop, no sessionEnd", delivers: true, sessions: 3, variant: true, run: func(t *testing.T, c *cell) result {
+		return c.hooks(t, scriptedConversation("conv-open", 3, 2, false), map[string]int{"conv-open": 3})
+	}},
+	// Two conversations at once, their events interleaved.
+	{name: "hook, two conversations", delivers: true, sessions: 5, variant: true, run: func(t *testing.T, c *cell) result {
+		a, b := scriptedConversation("conv-a", 2, 0, true), scriptedConversation("conv-b", 2, 1, false)
+		var events []string
+		for i := range max(len(a), len(b)) {
+			if i < len(a) {
+				events = append(events, a[i])
+			}
+			if i < len(b) {
+				events = append(events, b[i])
 			}
 		}
-		return last
+		return c.hooks(t, events, map[string]int{"conv-a": 3, "conv-b": 2})
 	}},
 	{name: "flush", delivers: true, run: func(t *testing.T, c *cell) result {
 		r := c.start(t, c.own, nil, "flush")
@@ -224,6 +242,96 @@ var modes = []mode{
 		}
 		return r
 	}},
+}
+
+// hooks runs a hook process an event, as Cursor does, each answering at
+// once; with the collector up, each conversation's turns (and end, when
+// it has one) arrive as whole traces (roots says how many), linked in
+// order, no span without its parent.
+func (c *cell) hooks(t *testing.T, events []string, roots map[string]int) result {
+	t.Helper()
+	var last result
+	for _, line := range events {
+		last = c.start(t, c.own, []string{"STDIN=" + line}, "hook")
+		if last.exit != 0 || last.stderr != "" || !strings.HasPrefix(last.stdout, "{") {
+			t.Errorf("hook: exit %d, stdout %q, stderr %q; want 0, an answer, nothing on stderr", last.exit, last.stdout, last.stderr)
+		}
+	}
+	if c.collector != collUp {
+		return last
+	}
+	want := 0
+	for _, n := range roots {
+		want += n
+	}
+	turnsOf := func() map[string][]golden.Span {
+		by := map[string][]golden.Span{}
+		for _, s := range golden.FromOTLP(c.recv.Spans()) {
+			if s.TraceID != c.keptTrace {
+				by[value(s, "gen_ai.conversation.id")] = append(by[value(s, "gen_ai.conversation.id")], s)
+			}
+		}
+		return by
+	}
+	got := 0
+	for deadline := time.Now().Add(20 * time.Second); got < want && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) { // polling the receiver: delivery runs on its own
+		got = 0
+		for _, spans := range turnsOf() {
+			got += len(turnRoots(t, spans))
+		}
+	}
+	for conv, spans := range turnsOf() {
+		checkTurns(t, conv, spans, roots[conv])
+	}
+	return last
+}
+
+// scriptedConversation is a conversation of n turns (a prompt, a tool
+// call, a response, a stop), the turn noStop without its stop, and a
+// sessionEnd when ended.
+func scriptedConversation(conv string, n, noStop int, ended bool) []string {
+	common := `"conversation_id":"` + conv + `","model":"claude-4.6-sonnet","workspace_roots":["/w"]`
+	events := []string{`{"hook_event_name":"sessionStart",` + common + `,"generation_id":"","composer_mode":"agent"}`}
+	for i := 1; i <= n; i++ {
+		g := fmt.Sprintf(`,"generation_id":"%s-g%d"`, conv, i)
+		tool := fmt.Sprintf(`,"tool_name":"Read","tool_input":{"file_path":"a.go"},"tool_use_id":"%s-t%d"`, conv, i)
+		events = append(events,
+			`{"hook_event_name":"beforeSubmitPrompt",`+common+g+`,"prompt":"turn"}`,
+			`{"hook_event_name":"preToolUse",`+common+g+tool+`}`,
+			`{"hook_event_name":"postToolUse",`+common+g+tool+`,"tool_output":"{}","duration":12}`,
+			`{"hook_event_name":"afterAgentResponse",`+common+g+`,"text":"done","input_tokens":1000,"output_tokens":50}`)
+		if i != noStop {
+			events = append(events, `{"hook_event_name":"stop",`+common+g+`,"status":"completed","input_tokens":1000,"output_tokens":50}`)
+		}
+	}
+	if ended {
+		events = append(events, `{"hook_event_name":"sessionEnd",`+common+`,"generation_id":"","reason":"user_close","duration_ms":60000}`)
+	}
+	return events
+}
+
+// checkTurns: a conversation's spans are want whole traces, each root
+// linked to the one before, no span whose parent never came.
+func checkTurns(t *testing.T, conv string, spans []golden.Span, want int) {
+	t.Helper()
+	roots := turnRoots(t, spans)
+	if len(roots) != want {
+		t.Errorf("%s: %d roots, want %d: %v", conv, len(roots), want, spanNames(spans))
+	}
+	ids := map[string]bool{}
+	for _, s := range spans {
+		ids[s.TraceID+"/"+s.SpanID] = true
+	}
+	for _, s := range spans {
+		if s.ParentID != "" && !ids[s.TraceID+"/"+s.ParentID] {
+			t.Errorf("%s: %s's parent never came", conv, s.Name)
+		}
+	}
+	for i, r := range roots {
+		if i > 0 && !slices.Equal(r.Links, []string{roots[i-1].TraceID + "/" + roots[i-1].SpanID}) {
+			t.Errorf("%s: root %d links to %v, not to the root before it", conv, i+1, r.Links)
+		}
+	}
 }
 
 // otherCollector is where the sessions of spoolOther were going.
@@ -438,8 +546,8 @@ func (c *cell) checkDelivery(t *testing.T) {
 	}
 	// What cursor-otel does for itself is never kept as a session: at
 	// most the one kept before and the user's own.
-	if st, err := spool.Open(dir, 0).Stat(); err != nil || st.Sessions > 2 {
-		t.Errorf("%d sessions kept (%v); want at most the one kept before and the user's", st.Sessions, err)
+	if st, err := spool.Open(dir, 0).Stat(); err != nil || st.Sessions > 1+max(1, c.mode.sessions) {
+		t.Errorf("%d sessions kept (%v); want at most the one kept before and the user's %d", st.Sessions, err, max(1, c.mode.sessions))
 	}
 }
 
@@ -536,9 +644,16 @@ func TestCombinations(t *testing.T) {
 				}
 				continue
 			}
+			two := sh.name == "cursor-otel" || sh.name == "cursor-agent copy"
+			if m.variant && !two {
+				continue
+			}
 			run(m, sh, spoolHere, collDown)
-			if sh.name == "cursor-otel" || sh.name == "cursor-agent copy" {
+			if two {
 				run(m, sh, spoolOther, collUp)
+			}
+			if m.variant && sh.name == "cursor-otel" {
+				run(m, sh, spoolEmpty, collUp)
 			}
 		}
 	}

@@ -69,9 +69,13 @@ func record(dir string, h *spanmap.Hooks, ev parse.HookEvent, now time.Time) (bo
 // those of the turn under way are held beside it, the rest are ready,
 // with what was held of the turns they close.
 func save(dir, name string, h *spanmap.Hooks, st *spanmap.HookState, records []spanmap.SpanRecord) ([]spanmap.SpanRecord, error) {
-	if err := writeFile(conversationFile(dir, name), st); err != nil {
+	path := conversationFile(dir, name)
+	if err := writeFile(path, st); err != nil {
 		return nil, err
 	}
+	// Its time is its last event's: closeIdle reads no state written
+	// since idleAfter.
+	_ = os.Chtimes(path, st.Last, st.Last)
 	open, isOpen := h.OpenTurn(st)
 	mark := filepath.Join(dir, "open", name)
 	if isOpen {

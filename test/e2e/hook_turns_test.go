@@ -1,0 +1,74 @@
+package e2e
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/cursor-otel/cursor-otel/internal/otlptest"
+)
+
+// A conversation whose second turn never gets its stop, and that never
+// ends: each turn arrives as a whole trace within seconds of what closed
+// it (its stop, or the next prompt), the one without stop saying that it
+// did not complete, the turns linked in order.
+func TestHooksTurnWithoutStop(t *testing.T) {
+	recv := otlptest.StartGRPC(t)
+	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_STATE_DIR=" + t.TempDir(), "OTEL_METRICS_EXPORTER=none"}
+	events := scriptedConversation("conv-nostop", 3, 2, false)
+	// Turn 1: through its stop; it arrives while the conversation goes on.
+	runHooks(t, env, events[:6])
+	stopped := time.Now()
+	spans := waitForSpans(t, recv, 3, 15*time.Second)
+	arrived := time.Since(stopped)
+	if len(spans) != 3 {
+		t.Fatalf("after the first turn's stop: %d spans, want its 3 (root, chat, tool): %v", len(spans), spanNames(spans))
+	}
+	t.Logf("the first turn arrived whole %v after its stop", arrived.Round(time.Millisecond))
+	if timingChecked(t) && arrived > 5*time.Second {
+		t.Errorf("the first turn arrived %v after its stop; want within seconds", arrived)
+	}
+	// Turn 2 (no stop), then turn 3's prompt closes it.
+	runHooks(t, env, events[6:11])
+	spans = waitForSpans(t, recv, 6, 15*time.Second)
+	if len(spans) != 6 {
+		t.Fatalf("after the next prompt: %d spans, want 6: %v", len(spans), spanNames(spans))
+	}
+	runHooks(t, env, events[11:])
+	spans = waitForSpans(t, recv, 9, 15*time.Second)
+	noSpanTwice(t, spans)
+	checkTurns(t, "conv-nostop", spans, 3)
+	roots := turnRoots(t, spans)
+	if len(roots) != 3 {
+		t.Fatal("not three turns")
+	}
+	for i, want := range []struct{ end, status string }{{"stop", "Unset"}, {"next_prompt", "Error"}, {"stop", "Unset"}} {
+		r := roots[i]
+		if value(r, "cursor.turn.end") != want.end || r.Status != want.status || value(r, "cursor.turn.number") != fmt.Sprint(i+1) {
+			t.Errorf("turn %d: ended by %q, status %q %q, number %s; want %s, %s", i+1, value(r, "cursor.turn.end"), r.Status, r.StatusMessage,
+				value(r, "cursor.turn.number"), want.end, want.status)
+		}
+	}
+	if value(roots[1], "error.type") != "incomplete" {
+		t.Errorf("the turn without stop: error.type %q, want incomplete", value(roots[1], "error.type"))
+	}
+}
+
+// Turns link in order across a long conversation, read from what the
+// receiver got (not counted only).
+func TestHooksTurnsLinkInOrder(t *testing.T) {
+	recv := otlptest.StartGRPC(t)
+	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_STATE_DIR=" + t.TempDir(), "OTEL_METRICS_EXPORTER=none"}
+	runHooks(t, env, scriptedConversation("conv-five", 5, 0, true))
+	spans := waitForSpans(t, recv, 16, 15*time.Second)
+	noSpanTwice(t, spans)
+	checkTurns(t, "conv-five", spans, 6) // 5 turns and the end
+	var numbers []string
+	for _, r := range turnRoots(t, spans) {
+		numbers = append(numbers, value(r, "cursor.turn.number"))
+	}
+	if !slices.Equal(numbers, []string{"1", "2", "3", "4", "5", ""}) {
+		t.Errorf("turn numbers %q in order of start; want 1 to 5, then the end", numbers)
+	}
+}
