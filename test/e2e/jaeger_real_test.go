@@ -29,10 +29,15 @@ func freePort(t *testing.T) string {
 
 type jaegerSpan struct {
 	OperationName string `json:"operationName"`
+	TraceID       string `json:"traceID"`
 	Tags          []struct {
 		Key   string `json:"key"`
 		Value any    `json:"value"`
 	} `json:"tags"`
+	References []struct {
+		RefType string `json:"refType"`
+		TraceID string `json:"traceID"`
+	} `json:"references"`
 }
 
 func (s jaegerSpan) tag(key string) string {
@@ -95,15 +100,16 @@ func TestRealJaeger(t *testing.T) {
 		for _, tr := range got.Data {
 			n += len(tr.Spans)
 		}
-		// 6 spans of the replay, 11 of the wrapped run, 6 of the session.
-		if err == nil && n >= 23 || time.Now().After(deadline) {
+		// 6 spans of the replay, 11 of the wrapped run, 8 of the editor
+		// conversation (2 turns of 3 and 4, its end).
+		if err == nil && n >= 25 || time.Now().After(deadline) {
 			break
 		}
 	}
-	if len(got.Data) != 3 {
-		t.Fatalf("%d traces in Jaeger, want 3 (a replay, a wrapped run, an editor session)", len(got.Data))
+	if len(got.Data) != 5 {
+		t.Fatalf("%d traces in Jaeger, want 5 (a replay, a wrapped run, an editor conversation's 2 turns and its end)", len(got.Data))
 	}
-	spans := 0
+	spans, links := 0, 0
 	for _, tr := range got.Data {
 		for _, s := range tr.Spans {
 			spans++
@@ -114,12 +120,17 @@ func TestRealJaeger(t *testing.T) {
 			if s.tag("gen_ai.conversation.id") == "" || s.tag("gen_ai.agent.name") == "" {
 				t.Errorf("%s: conversation %q, agent %q", s.OperationName, s.tag("gen_ai.conversation.id"), s.tag("gen_ai.agent.name"))
 			}
+			for _, ref := range s.References {
+				if ref.RefType == "FOLLOWS_FROM" && ref.TraceID != s.TraceID {
+					links++ // a turn's root, to the turn before
+				}
+			}
 			if s.tag("gen_ai.usage.cache_write.input_tokens") != s.tag("gen_ai.usage.cache_creation.input_tokens") {
 				t.Errorf("%s: cache writes %q, as Jaeger reads them %q", s.OperationName, s.tag("gen_ai.usage.cache_write.input_tokens"), s.tag("gen_ai.usage.cache_creation.input_tokens"))
 			}
 		}
 	}
-	if spans != 23 {
-		t.Errorf("%d spans in Jaeger, want 23", spans)
+	if spans != 25 || links != 2 {
+		t.Errorf("%d spans in Jaeger, %d links from a turn to the one before; want 25 and 2", spans, links)
 	}
 }
