@@ -46,6 +46,16 @@ type Options struct {
 	// Now gives the time of a stream that has none of its own, in replay.
 	// Nil means time.Now.
 	Now func() time.Time
+	// Turns, when set, knows each conversation's last turn traced on this
+	// machine: a session that continues a conversation (a resumed chat)
+	// links to its last turn, and becomes its last turn. Nil links none.
+	Turns Turns
+}
+
+// Turns are the last turns of conversations, as their roots.
+type Turns interface {
+	Last(conversation string) (trace.SpanContext, bool)
+	SetLast(conversation string, root trace.SpanContext)
 }
 
 // maxWaiting bounds the events held while no time is known yet: a replayed

@@ -3,6 +3,7 @@ package e2e
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -70,5 +71,37 @@ func TestHooksTurnsLinkInOrder(t *testing.T) {
 	}
 	if !slices.Equal(numbers, []string{"1", "2", "3", "4", "5", ""}) {
 		t.Errorf("turn numbers %q in order of start; want 1 to 5, then the end", numbers)
+	}
+}
+
+// A wrapped run that resumes a conversation this machine traced before
+// (the same session_id: cursor-agent --resume) links to that
+// conversation's last turn, whether the editor's hooks traced it or
+// another wrapped run, and is the last turn the next one links to.
+func TestResumedRunLinksToLastTurn(t *testing.T) {
+	const conv = "7f3c9a1e-5b2d-4c8e-9f10-2a6b3c4d5e6f" // examples/fix-failing-test.ndjson's session_id
+	state := t.TempDir()
+	hooked := otlptest.StartGRPC(t)
+	runHooks(t, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + hooked.Endpoint, "CURSOR_OTEL_STATE_DIR=" + state, "OTEL_METRICS_EXPORTER=none"},
+		scriptedConversation(conv, 1, 0, false))
+	turn := turnRoots(t, waitForSpans(t, hooked, 3, 15*time.Second))
+	if len(turn) != 1 {
+		t.Fatalf("%d turns from the hooks, want 1", len(turn))
+	}
+	var links []string
+	for range 2 {
+		w := runWrapped(t, wrapSpec{args: streamArgs(), env: []string{"CURSOR_OTEL_STATE_DIR=" + state,
+			"FAKEAGENT_STREAM=examples/fix-failing-test.ndjson", "FAKEAGENT_SPEED=1000000", "OTEL_METRICS_EXPORTER=none"}})
+		if w.exit != 0 {
+			t.Fatalf("wrapped run: exit %d %s", w.exit, w.stderr)
+		}
+		root := sessionSpan(t, w.spans)
+		links = append(links, strings.Join(root.Links, ","), root.TraceID+"/"+root.SpanID)
+	}
+	if want := turn[0].TraceID + "/" + turn[0].SpanID; links[0] != want {
+		t.Errorf("the first resumed run links to %q; want the editor's turn %s", links[0], want)
+	}
+	if links[2] != links[1] {
+		t.Errorf("the second resumed run links to %q; want the first run, %s", links[2], links[1])
 	}
 }

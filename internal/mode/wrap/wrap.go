@@ -172,7 +172,10 @@ func setUp(ctx context.Context, c Config, path string, inv agent.Invocation, p p
 	if err := settings.Report(prov, r.reports); err != nil {
 		r.notes = append(r.notes, err.Error())
 	}
-	r.rec = spanmap.NewRecorder(parent, prov.Tracer(), s.Recording(r.redactor))
+	opts := s.Recording(r.redactor)
+	// A resumed chat links to the conversation's last turn traced here.
+	opts.Turns = hook.Turns{Dir: hook.DefaultStateDir(c.Environ)}
+	r.rec = spanmap.NewRecorder(parent, prov.Tracer(), opts)
 	var prompt []int
 	if !s.CaptureContent {
 		prompt = agent.Parse(p.args).Prompt

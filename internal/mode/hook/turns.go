@@ -1,0 +1,83 @@
+package hook
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"time"
+
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/cursor-otel/cursor-otel/internal/filelock"
+	"github.com/cursor-otel/cursor-otel/spanmap"
+)
+
+// Turns are the last turns of the conversations traced on this machine,
+// kept in the hooks' state directory beside each conversation's state: a
+// wrapped run that resumes a conversation (cursor-agent --resume) links
+// to its last turn, whether the editor's hooks or another wrapped run
+// traced it, and is the turn the next one links to.
+type Turns struct {
+	Dir string
+	Now func() time.Time // nil: time.Now
+}
+
+// Last is the root of the conversation's last turn.
+func (t Turns) Last(conversation string) (trace.SpanContext, bool) {
+	path := conversationFile(t.Dir, conversationName(conversation))
+	if _, err := os.Stat(path); err != nil {
+		return trace.SpanContext{}, false // never traced here: no lock, no directory made
+	}
+	unlock, err := filelock.Lock(filepath.Join(t.Dir, "state.lock"), true)
+	if err != nil {
+		return trace.SpanContext{}, false
+	}
+	defer unlock()
+	var st spanmap.HookState
+	if b, err := os.ReadFile(path); err != nil || json.Unmarshal(b, &st) != nil || st.Root == nil {
+		return trace.SpanContext{}, false
+	}
+	tid, terr := trace.TraceIDFromHex(st.Root.TraceID)
+	sid, serr := trace.SpanIDFromHex(st.Root.SpanID)
+	if terr != nil || serr != nil {
+		return trace.SpanContext{}, false
+	}
+	return trace.NewSpanContext(trace.SpanContextConfig{TraceID: tid, SpanID: sid, TraceFlags: trace.FlagsSampled, Remote: true}), true
+}
+
+// SetLast makes root the conversation's last turn.
+func (t Turns) SetLast(conversation string, root trace.SpanContext) {
+	now := time.Now
+	if t.Now != nil {
+		now = t.Now
+	}
+	if err := os.MkdirAll(filepath.Join(t.Dir, "conversations"), 0o700); err != nil {
+		return
+	}
+	unlock, err := filelock.Lock(filepath.Join(t.Dir, "state.lock"), true)
+	if err != nil {
+		return
+	}
+	defer unlock()
+	path := conversationFile(t.Dir, conversationName(conversation))
+	var st spanmap.HookState
+	if b, err := os.ReadFile(path); err == nil {
+		_ = json.Unmarshal(b, &st)
+	}
+	if st.ConversationID == "" {
+		st.ConversationID, st.Start = conversation, now()
+	}
+	st.Last = later(st.Last, now())
+	st.Root = &spanmap.HookRoot{TraceID: root.TraceID().String(), SpanID: root.SpanID().String()}
+	if writeFile(path, &st) == nil {
+		_ = os.Chtimes(path, st.Last, st.Last)
+	}
+	forget(t.Dir, now())
+}
+
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
