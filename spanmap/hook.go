@@ -52,6 +52,7 @@ type HookState struct {
 
 	Turn    *HookTurn `json:"turn,omitempty"`
 	Turns   int       `json:"turns,omitempty"`     // turns opened so far
+	Ended   int       `json:"ended,omitempty"`     // 1 + the turns there were at the last end said with none open
 	LastEnd time.Time `json:"last_end,omitzero"`   // when the last turn closed
 	Root    *HookRoot `json:"last_root,omitempty"` // the last closed turn's root, for the next to link to
 
@@ -258,8 +259,8 @@ func (h *Hooks) Step(st *HookState, ev parse.HookEvent, now time.Time) []SpanRec
 			st.Compactions = append(st.Compactions, c) // for the turn it comes before
 		}
 	case ev.StartsTool() && ev.Tool != nil:
-		if closed {
-			break // a turn closed is whole: a call it never ended is not started again
+		if closed || slices.Contains(st.Told, endedKey(ev.ToolKey)) {
+			break // a turn closed is whole; a call whose span is made is not started again
 		}
 		if st.Tools == nil {
 			st.Tools = map[string]*HookTool{}
@@ -269,12 +270,12 @@ func (h *Hooks) Step(st *HookState, ev parse.HookEvent, now time.Time) []SpanRec
 		key := shellKey(ev)
 		switch {
 		case key != "" && slices.Contains(st.Told, key), slices.Contains(st.Told, endedKey(ev.ToolKey)):
-			// Told again, or ended with its turn: its span is made.
+			// Told again: its span is made.
 		case key != "" && ev.Name == "afterShellExecution" && !closed:
 			st.Held = &HookHeld{Key: key, At: now, Event: ev}
 		default:
 			if key != "" {
-				st.Told = append(st.Told, key)[max(0, len(st.Told)+1-maxTold):]
+				h.told(st, key)
 			}
 			if st.Held != nil && st.Held.Key == key {
 				ev.Result = cmp.Or(ev.Result, st.Held.Event.Result)
@@ -285,7 +286,7 @@ func (h *Hooks) Step(st *HookState, ev parse.HookEvent, now time.Time) []SpanRec
 				g.ToolCalls++
 			}
 		}
-	case ev.Name == "subagentStart" && !closed:
+	case ev.Name == "subagentStart" && !closed && !slices.Contains(st.Told, subagentKey(ev.SubagentID)):
 		if st.Subagents == nil {
 			st.Subagents = map[string]*HookSubagent{}
 		}
@@ -294,7 +295,7 @@ func (h *Hooks) Step(st *HookState, ev parse.HookEvent, now time.Time) []SpanRec
 			s.Tool = key
 		}
 		st.Subagents[ev.SubagentID] = s
-	case ev.Name == "subagentStop":
+	case ev.Name == "subagentStop" && !slices.Contains(st.Told, subagentKey(ev.SubagentID)):
 		done = append(done, h.subagentDone(st, ev, now))
 	case ev.Name == "stop" && g != nil:
 		st.Turn.Failed = st.Turn.Failed || ev.Status == "error"
@@ -318,9 +319,17 @@ func sessionLevel(event string) bool {
 // maxTold bounds the shell calls a conversation remembers as told.
 const maxTold = 16
 
+// told remembers key in Told, the oldest forgotten past maxTold.
+func (h *Hooks) told(st *HookState, key string) {
+	st.Told = append(st.Told, key)[max(0, len(st.Told)+1-maxTold):]
+}
+
 // endedKey names in Told a tool call whose span its turn made when it
 // closed before the call's end came.
 func endedKey(toolKey string) string { return "ended\x00" + toolKey }
+
+// subagentKey names in Told a subagent whose span is made.
+func subagentKey(id string) string { return "subagent\x00" + id }
 
 // shellKey names a shell call as both its end events tell it: the
 // command and the duration, which they give alike; "" for anything else.
@@ -422,6 +431,7 @@ func (h *Hooks) identity(st *HookState, agent string) []attribute.KeyValue {
 var SessionEndReason = attribute.Key("cursor.session.end_reason")
 
 func (h *Hooks) toolDone(st *HookState, ev parse.HookEvent, now time.Time) SpanRecord {
+	h.told(st, endedKey(ev.ToolKey)) // its span is made: an end told again makes none
 	call, gen := *ev.Tool, ev.GenerationID
 	start := now
 	var cover time.Time
@@ -587,6 +597,7 @@ func mergeSubagent(start, stop parse.SubagentFacts) parse.SubagentFacts {
 }
 
 func (h *Hooks) subagentRecord(st *HookState, id string, s *HookSubagent, end time.Time) SpanRecord {
+	h.told(st, subagentKey(id)) // a stop told again makes no second span
 	typ := cmp.Or(h.rec.text(s.Type, maxMessage), "subagent")
 	attrs := append([]attribute.KeyValue{OperationName.String(OpInvokeAgent), ProviderName.String("cursor")}, h.identity(st, typ)...)
 	if id != "" {

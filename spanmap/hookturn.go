@@ -122,7 +122,7 @@ func (h *Hooks) closeTurn(st *HookState, end time.Time, how, reason string, last
 	}
 	for key, tool := range st.Tools {
 		done = append(done, h.toolRecord(st, tool.Generation, tool.Call, key, tool.Start, end, OutcomeIncomplete, "", "", ""))
-		st.Told = append(st.Told, endedKey(key))[max(0, len(st.Told)+1-maxTold):]
+		h.told(st, endedKey(key))
 	}
 	for id, s := range st.Subagents {
 		done = append(done, h.subagentRecord(st, id, s, end))
@@ -206,7 +206,11 @@ func (h *Hooks) End(st *HookState, end time.Time, reason string, lasted time.Dur
 		}
 		return h.closeTurn(st, end, TurnEndSession, reason, lasted)
 	}
-	r := h.root(st, "end", end, end)
+	if st.Ended == st.Turns+1 {
+		return nil // said already, and no turn since
+	}
+	st.Ended = st.Turns + 1
+	r := h.root(st, "end-"+strconv.Itoa(st.Turns), end, end)
 	r.Attrs = append(r.Attrs, h.sessionEnd(st, reason, lasted)...)
 	if l, ok := st.Root.link(); ok {
 		r.Links = append(r.Links, l)
@@ -229,7 +233,7 @@ func (h *Hooks) End(st *HookState, end time.Time, reason string, lasted time.Dur
 // IsSessionEnd says a root's attributes are those of a conversation's end
 // alone (End with no turn under way), not of a turn.
 func IsSessionEnd(attrs []attribute.KeyValue) bool {
-	return Value(attrs, SessionEndReason).Type() != attribute.EMPTY && Value(attrs, TurnNumber).Type() == attribute.EMPTY
+	return Value(attrs, SessionTurns).Type() != attribute.EMPTY && Value(attrs, TurnNumber).Type() == attribute.EMPTY
 }
 
 // turnTraceID is the trace of a conversation's turn: every hook process

@@ -1,0 +1,115 @@
+package spanmap
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/cursor-otel/cursor-otel/parse"
+)
+
+// hookEventNames are the events a hook program is made of.
+var hookEventNames = []string{"beforeSubmitPrompt", "preToolUse", "postToolUse", "postToolUseFailure", "afterShellExecution",
+	"afterAgentResponse", "afterAgentThought", "stop", "subagentStart", "subagentStop", "preCompact", "sessionStart", "sessionEnd"}
+
+// hookProgramLine is one hook event of a program: b picks the event, g
+// the generation (from a small set, or none), k the tool call and the
+// minutes that pass before it.
+func hookProgramLine(b, g, k byte) string {
+	name := hookEventNames[int(b)%len(hookEventNames)]
+	gen := ""
+	if g%5 != 0 {
+		gen = fmt.Sprintf("g%d", g%5)
+	}
+	line := fmt.Sprintf(`{"hook_event_name":%q,"conversation_id":"c","generation_id":%q,"model":"m"`, name, gen)
+	switch name {
+	case "preToolUse", "postToolUse", "postToolUseFailure":
+		line += fmt.Sprintf(`,"tool_name":"Shell","tool_input":{"command":"ls %d"},"tool_use_id":"t%d","duration":%d`, k%3, k%3, k%7)
+	case "afterShellExecution":
+		line += fmt.Sprintf(`,"command":"ls %d","duration":%d`, k%3, k%7)
+	case "subagentStart", "subagentStop":
+		line += fmt.Sprintf(`,"subagent_id":"s%d","subagent_type":"explore","duration_ms":%d`, k%2, k%5)
+	case "afterAgentThought":
+		line += fmt.Sprintf(`,"text":"thought %d","duration_ms":%d`, k%2, k%4)
+	case "preCompact":
+		line += `,"trigger":"auto"`
+	case "stop":
+		line += fmt.Sprintf(`,"status":%q,"input_tokens":10,"output_tokens":2`, []string{"completed", "error", "aborted"}[k%3])
+	case "sessionEnd":
+		line += fmt.Sprintf(`,"reason":%q,"duration_ms":60000`, []string{"completed", "error", "aborted", "window_close"}[k%4])
+	}
+	return line + "}"
+}
+
+// A hook program: each three bytes make one hook event (see
+// hookProgramLine), in any order, each a process of its own (the state
+// read back from JSON), minutes passing between some. Whatever the
+// program, once every turn is closed: no span is made twice, every trace
+// has one root, every span's parent is in its trace, no span ends before
+// it starts, every span names the conversation; and a conversation's
+// state stays bounded.
+func FuzzHookTurns(f *testing.F) {
+	f.Add([]byte{11, 0, 0, 0, 1, 0, 1, 1, 1, 2, 1, 1, 5, 1, 0, 7, 1, 0, 12, 0, 0})          // a turn, then the end
+	f.Add([]byte{0, 1, 0, 1, 1, 1, 0, 2, 0, 2, 1, 1, 7, 2, 0, 7, 1, 0})                     // the next prompt first, then a late stop
+	f.Add([]byte{0, 1, 0, 8, 1, 0, 9, 1, 0, 4, 1, 2, 3, 1, 2, 6, 3, 1, 10, 0, 0, 12, 0, 3}) // subagents, shell told twice, a thought
+	f.Add([]byte{1, 0, 1, 2, 0, 1, 6, 1, 0x40, 7, 0, 0, 7, 0, 0})                           // no generation; an hour passes
+	f.Fuzz(func(t *testing.T, program []byte) {
+		if len(program) > 3*500 {
+			return
+		}
+		h := NewHooks(Options{CaptureContent: len(program)%2 == 1, MaxContent: 32})
+		var st HookState
+		var records []SpanRecord
+		now := time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)
+		for i := 0; i+2 < len(program); i += 3 {
+			ev, err := parse.DecodeHook([]byte(hookProgramLine(program[i], program[i+1], program[i+2])))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := jsonMarshal(&st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st = HookState{}
+			if err := jsonUnmarshal(b, &st); err != nil {
+				t.Fatal(err)
+			}
+			if len(b) > 64<<10 {
+				t.Fatalf("the conversation's state is %d bytes", len(b))
+			}
+			now = now.Add(time.Second + time.Duration(program[i+2]>>6)*20*time.Minute)
+			records = append(records, h.Step(&st, ev, now)...)
+		}
+		records = append(records, h.CloseIdle(&st)...)
+		if st.Turn != nil || len(st.Tools)+len(st.Generations)+len(st.Subagents) != 0 {
+			t.Fatalf("after the last turn closed: turn %v, %d tools, %d generations, %d subagents open", st.Turn, len(st.Tools), len(st.Generations), len(st.Subagents))
+		}
+		made := map[trace.SpanID]SpanRecord{}
+		roots := map[trace.TraceID]int{}
+		for _, r := range records {
+			if was, ok := made[r.SpanID]; ok {
+				t.Fatalf("span %s made twice: %s, then %s", r.SpanID, was.Name, r.Name)
+			}
+			made[r.SpanID] = r
+			if !r.Parent.IsValid() {
+				roots[r.TraceID]++
+			}
+			if r.End.Before(r.Start) {
+				t.Fatalf("%s ends %v before it starts", r.Name, r.Start.Sub(r.End))
+			}
+			if Value(r.Attrs, ConversationID).AsString() != "c" {
+				t.Fatalf("%s names conversation %q", r.Name, Value(r.Attrs, ConversationID).AsString())
+			}
+		}
+		for _, r := range records {
+			if n := roots[r.TraceID]; n != 1 {
+				t.Fatalf("%s's trace has %d roots", r.Name, n)
+			}
+			if p, ok := made[r.Parent]; r.Parent.IsValid() && (!ok || p.TraceID != r.TraceID) {
+				t.Fatalf("%s's parent %s is not in its trace", r.Name, r.Parent)
+			}
+		}
+	})
+}
