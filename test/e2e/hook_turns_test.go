@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cursor-otel/cursor-otel/internal/golden"
 	"github.com/cursor-otel/cursor-otel/internal/otlptest"
 )
 
@@ -103,5 +104,39 @@ func TestResumedRunLinksToLastTurn(t *testing.T) {
 	}
 	if links[2] != links[1] {
 		t.Errorf("the second resumed run links to %q; want the first run, %s", links[2], links[1])
+	}
+}
+
+// Two conversations at once, their hook processes running side by side
+// as two editor windows' do: each turn of each a whole trace in its own
+// conversation, linked within it, nothing twice.
+func TestHooksTwoConversationsAtOnce(t *testing.T) {
+	recv := otlptest.StartGRPC(t)
+	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_STATE_DIR=" + t.TempDir(), "OTEL_METRICS_EXPORTER=none"}
+	convs := map[string][]string{"conv-left": scriptedConversation("conv-left", 3, 0, true), "conv-right": scriptedConversation("conv-right", 3, 2, false)}
+	done := make(chan struct{})
+	for _, events := range convs {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for _, line := range events {
+				r := runBinary(t, env, strings.NewReader(line+"\n"), "hook")
+				if r.exit != 0 || r.stderr != "" {
+					t.Errorf("hook: exit %d, stderr %q", r.exit, r.stderr)
+				}
+			}
+		}()
+	}
+	<-done
+	<-done
+	spans := waitForSpans(t, recv, 19, 15*time.Second) // 3 turns of 3 and the end; 3 turns of 3
+	noSpanTwice(t, spans)
+	by := map[string][]golden.Span{}
+	for _, s := range spans {
+		by[value(s, "gen_ai.conversation.id")] = append(by[value(s, "gen_ai.conversation.id")], s)
+	}
+	checkTurns(t, "conv-left", by["conv-left"], 4)
+	checkTurns(t, "conv-right", by["conv-right"], 3)
+	if len(spans) != 19 {
+		t.Errorf("%d spans, want 19", len(spans))
 	}
 }
