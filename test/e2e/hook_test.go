@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cursor-otel/cursor-otel/internal/filelock"
 	"github.com/cursor-otel/cursor-otel/internal/golden"
 	"github.com/cursor-otel/cursor-otel/internal/otlptest"
 )
@@ -26,6 +29,13 @@ func hookEvents(t *testing.T) []string {
 // each took.
 func runHooks(t *testing.T, env []string, events []string) []time.Duration {
 	t.Helper()
+	// The hooks' background delivery outlives them: the test's
+	// directories go once it is done with them.
+	for _, kv := range env {
+		if dir, ok := strings.CutPrefix(kv, "CURSOR_OTEL_STATE_DIR="); ok {
+			t.Cleanup(func() { waitForDeliverer(dir) })
+		}
+	}
 	var took []time.Duration
 	for _, line := range events {
 		r := runBinary(t, env, strings.NewReader(line+"\n"), "hook")
@@ -39,6 +49,23 @@ func runHooks(t *testing.T, env []string, events []string) []time.Duration {
 		took = append(took, r.took)
 	}
 	return took
+}
+
+// waitForDeliverer waits, polling, until no background delivery holds
+// dir's lock (a few looks in a row: one may start as another ends), or
+// 30 s.
+func waitForDeliverer(dir string) {
+	free := 0
+	for deadline := time.Now().Add(30 * time.Second); free < 5 && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if unlock, err := filelock.Lock(filepath.Join(dir, "deliverer.lock"), false); err == nil {
+			unlock()
+			free++
+		} else if errors.Is(err, fs.ErrNotExist) {
+			free++
+		} else {
+			free = 0
+		}
+	}
 }
 
 // waitForSpans waits until the receiver holds n spans, or the deadline.
