@@ -204,6 +204,14 @@ func (p *Provider) keep(spans []sdktrace.ReadOnlySpan) {
 	p.kept.Spans += k.Spans
 	p.kept.Sessions += k.Sessions
 	p.kept.Dropped += k.Dropped
+	p.kept.TooLarge += k.TooLarge
+	p.kept.TooLargeSpans += k.TooLargeSpans
+	for id, fate := range k.Traces {
+		if p.kept.Traces == nil {
+			p.kept.Traces = map[trace.TraceID]spool.Fate{}
+		}
+		p.kept.Traces[id] = fate
+	}
 	if err != nil && p.keepErr == nil {
 		p.keepErr = err
 	}

@@ -70,13 +70,31 @@ func (r Report) keptNote() string {
 			note = fmt.Sprintf(", %d of them kept in %s for the next run (or cursor-otel flush)", r.Kept.Spans, r.SpoolDir)
 		}
 	}
+	if r.Kept.TooLarge > 0 {
+		note += fmt.Sprintf(", %s (%d spans) dropped: larger than the spool's bound (CURSOR_OTEL_SPOOL_MAX) by itself, not kept",
+			sessions(r.Kept.TooLarge), r.Kept.TooLargeSpans)
+	}
 	if r.Kept.Dropped > 0 {
-		note += fmt.Sprintf(", %d older sessions dropped to keep the spool within its bound", r.Kept.Dropped)
+		note += fmt.Sprintf(", %s dropped to keep the spool within its bound", olderSessions(r.Kept.Dropped))
 	}
 	if r.KeepErr != nil {
 		note += fmt.Sprintf(", not kept: %v", r.KeepErr)
 	}
 	return note
+}
+
+func sessions(n int) string {
+	if n == 1 {
+		return "1 session"
+	}
+	return fmt.Sprintf("%d sessions", n)
+}
+
+func olderSessions(n int) string {
+	if n == 1 {
+		return "1 older session"
+	}
+	return fmt.Sprintf("%d older sessions", n)
 }
 
 // causes are what an export error says, as found in its text, and what to

@@ -13,7 +13,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -79,6 +78,14 @@ type Kept struct {
 	Sessions, Spans int
 	// Dropped is how many older sessions were dropped to keep the bound.
 	Dropped int
+	// TooLarge sessions (and their spans) were not kept: each alone
+	// weighs more than the bound.
+	TooLarge, TooLargeSpans int
+	// Traces says, by trace ID, what became of each session Keep was
+	// given: kept, or dropped as too large.
+	Traces map[trace.TraceID]Fate
+	// parts are the files written, for HandOver.
+	parts []string
 }
 
 // Keep writes spans that were going to to the spool, a session (trace)
@@ -111,19 +118,36 @@ func (d *Dir) Keep(to Destination, spans []sdktrace.ReadOnlySpan) (Kept, error) 
 	}
 	stamp := d.now().UnixNano()
 	var written int64
+	k.Traces = map[trace.TraceID]Fate{}
 	for _, id := range order {
 		spans := byTrace[id]
 		pb := convert(spans) // once: the parts are cut by its size, and written from it
-		for i, r := range parts(pb) {
+		encoded, err := d.encodeParts(spans, pb)
+		if err != nil {
+			return k, err
+		}
+		if encoded.size > d.Max {
+			// Kept, it would be the first the bound drops: a session
+			// is never said to be kept that was not.
+			k.TooLarge++
+			k.TooLargeSpans += len(spans)
+			k.Traces[id] = FateTooLarge
+			continue
+		}
+		for i, b := range encoded.parts {
 			name := fmt.Sprintf("%020d-%s-%d-%03d-%s%s", stamp, id, os.Getpid(), i, dest, partSuffix)
-			n, err := d.write(name, toOTLP(spans[r.from:r.to], pb[r.from:r.to]))
-			if err != nil {
+			if err := d.write(name, b); err != nil {
 				return k, err
 			}
-			written += n
-			k.Spans += r.to - r.from
+			k.parts = append(k.parts, name)
 		}
+		written += encoded.size
+		k.Spans += len(spans)
 		k.Sessions++
+		k.Traces[id] = FateKept
+	}
+	if k.TooLarge > 0 {
+		d.addDropped(dropTooLarge, k.TooLarge)
 	}
 	k.Dropped = d.bound(written)
 	return k, nil
@@ -165,16 +189,32 @@ func parts(spans []*tracepb.Span) []cut {
 	return append(out, cut{start, len(spans)})
 }
 
+// encoded is a session's parts as they will be written.
+type encoded struct {
+	parts [][]byte
+	size  int64
+}
+
+// encodeParts is a session's parts, encoded, and what they weigh.
+func (d *Dir) encodeParts(spans []sdktrace.ReadOnlySpan, pb []*tracepb.Span) (encoded, error) {
+	var e encoded
+	for _, r := range parts(pb) {
+		b, err := encode(toOTLP(spans[r.from:r.to], pb[r.from:r.to]))
+		if err != nil {
+			return e, err
+		}
+		e.parts = append(e.parts, b)
+		e.size += int64(len(b))
+	}
+	return e, nil
+}
+
 // write writes one part under a temporary name and renames it into place,
 // so that a reader sees it whole or not at all.
-func (d *Dir) write(name string, td *tracepb.TracesData) (int64, error) {
-	b, err := encode(td)
-	if err != nil {
-		return 0, err
-	}
+func (d *Dir) write(name string, b []byte) error {
 	f, err := os.CreateTemp(d.Path, ".part-*")
 	if err != nil {
-		return 0, fmt.Errorf("spool: %w", err)
+		return fmt.Errorf("spool: %w", err)
 	}
 	// No fsync: a part cut short by a crash fails its checksum and is
 	// dropped, saying so; one sync a part would slow a replay to the disk's pace.
@@ -187,9 +227,9 @@ func (d *Dir) write(name string, td *tracepb.TracesData) (int64, error) {
 	}
 	if err != nil {
 		_ = os.Remove(f.Name())
-		return 0, fmt.Errorf("spool: %w", err)
+		return fmt.Errorf("spool: %w", err)
 	}
-	return int64(len(b)), nil
+	return nil
 }
 
 // part is a part file as listed.
@@ -302,29 +342,9 @@ func (d *Dir) evict() (dropped int, total int64) {
 		})
 	}
 	if dropped > 0 {
-		d.addDropped(dropped)
+		d.addDropped(dropBound, dropped)
 	}
 	return dropped, total
-}
-
-func (d *Dir) addDropped(n int) {
-	path := filepath.Join(d.Path, droppedFile)
-	b, _ := os.ReadFile(path)
-	was, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-	_ = os.WriteFile(path, []byte(strconv.Itoa(was+n)+"\n"), 0o600)
-}
-
-// takeDropped is the count of sessions dropped since the last delivery,
-// reset.
-func (d *Dir) takeDropped() int {
-	path := filepath.Join(d.Path, droppedFile)
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return 0
-	}
-	_ = os.Remove(path)
-	n, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-	return n
 }
 
 // staleAfter is how old a part being written must be to be taken for
@@ -357,9 +377,9 @@ type Delivery struct {
 	RejectedErr error
 	// Damaged part files that could not be read back, dropped.
 	Damaged int
-	// Dropped sessions, oldest first, to keep the spool within its bound
-	// since the last delivery.
-	Dropped int
+	// Dropped sessions since the user was last told (by a foreground
+	// delivery; a background one leaves them in the log).
+	Dropped Drops
 	// Waiting sessions, kept for other destinations, by address.
 	Waiting []Waiting
 	Err     error // why delivery stopped short; nil when all went
@@ -371,6 +391,9 @@ type Export struct {
 	To        Destination
 	Send      func(context.Context, []sdktrace.ReadOnlySpan) error
 	Permanent func(error) bool
+	// Background: no one reads what this delivery says, so the sessions
+	// dropped stay in the log for the next run or flush to tell.
+	Background bool
 }
 
 // Deliver sends what is kept for exp's destination, oldest first, a part
@@ -395,8 +418,14 @@ func (d *Dir) Deliver(ctx context.Context, exp Export, redirect bool) (Delivery,
 	}
 	defer unlock()
 	d.removeStale()
-	d.evict()
-	r.Dropped = d.takeDropped()
+	if exp.Background {
+		// No one would be told what it dropped now: the bound is kept
+		// by the runs that keep sessions, and by flush, which say so.
+		r.Dropped = d.Dropped()
+	} else {
+		d.evict()
+		r.Dropped = d.takeDropped()
+	}
 	parts, err := d.list()
 	if err != nil {
 		return r, err

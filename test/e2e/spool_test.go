@@ -272,7 +272,7 @@ func TestSpoolBoundInALongOutage(t *testing.T) {
 	if err != nil || st.Bytes > bound || st.Sessions != 3 {
 		t.Fatalf("spool after 6 runs of %d bytes each: %+v, %v; want within %d bytes, the 3 newest sessions", one.Bytes, st, err, bound)
 	}
-	if !strings.Contains(strings.Join(said, ""), "older sessions dropped") {
+	if !strings.Contains(strings.Join(said, ""), "dropped to keep the spool within its bound") {
 		t.Errorf("no run said it dropped sessions: %q", said)
 	}
 	recv := comeBack(t, down)
