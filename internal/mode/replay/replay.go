@@ -48,6 +48,7 @@ func Run(ctx context.Context, c Config) int {
 	status := 0
 	redactor := s.Redactor(c.Environ)
 	reports := s.Reports()
+	reports.HoldJSON()
 	cfg := s.Tracing(c.Getenv, redactor)
 	if !s.Quiet {
 		cfg.Processors = append(cfg.Processors, tracer.OnTraceEnd(func(t tracer.Trace) { tree.Print(c.Stdout, t.Spans, t.Finished) }))
@@ -90,6 +91,7 @@ func Run(ctx context.Context, c Config) int {
 	// failed) are said even with --quiet and make the status 1; a missing
 	// default collector is a warning. All of it in one line.
 	report := prov.Shutdown(ctx)
+	settings.Spooled(reports, report)
 	reports.Finish()
 	var notes []string
 	if err := reports.Err(); err != nil {

@@ -138,7 +138,8 @@ func traced(ctx context.Context, c Config, path string, env []string, inv agent.
 		fmt.Fprintln(c.Stderr, oneline.Join(fmt.Sprintf("start %s: %v", path, unwrapAll(err))))
 		code := statusCannotRun
 		r.rec.Finish(spanmap.End{Time: time.Now(), ExitCode: &code, NoStream: true})
-		r.prov.Shutdown(ctx)
+		settings.Spooled(r.reports, r.prov.Shutdown(ctx))
+		r.reports.Finish()
 		return statusCannotRun
 	}
 	return r.follow(ctx, c, proc, p)
@@ -160,6 +161,7 @@ type recording struct {
 func setUp(ctx context.Context, c Config, path string, inv agent.Invocation, p plan, parent context.Context, validParent bool) *recording {
 	s := c.Settings
 	r := &recording{s: s, redactor: s.Redactor(c.Environ, inv.APIKey), reports: s.Reports()}
+	r.reports.HoldJSON() // until the flush says what became of the session
 	cfg := s.Tracing(c.getenv, r.redactor)
 	prov, err := tracer.New(ctx, cfg)
 	if err != nil {
@@ -256,6 +258,7 @@ func (r *recording) follow(ctx context.Context, c Config, proc *agent.Process, p
 		render.finish(exit.Code == 0)
 	}
 	report := prov.Shutdown(ctx)
+	settings.Spooled(reports, report)
 	if broken != nil {
 		notes = append(notes, fmt.Sprintf("%v; the trace is incomplete", broken))
 	}
