@@ -37,7 +37,15 @@ func (r Report) spanWarning() string {
 	}
 	late := fmt.Sprintf("no answer within the %s flush timeout", r.FlushTimeout)
 	var count string
-	switch notSent := r.Lost() - r.Unconfirmed; {
+	switch notSent := r.Lost() - r.Unconfirmed - r.Handed; {
+	case r.Handed > 0 && notSent == 0 && r.Unconfirmed == 0:
+		count = fmt.Sprintf("%s for %d of %d spans: handed to the background delivery, which waits for the answer", late, r.Handed, r.Spans)
+		if r.SpoolDir != "" {
+			count += fmt.Sprintf(" (kept in %s until the collector takes them)", r.SpoolDir)
+		}
+		return r.withEndpoint(count)
+	case r.Handed > 0:
+		count = fmt.Sprintf("%d of %d spans not exported, %s for %d more, handed to the background delivery", notSent+r.Unconfirmed, r.Spans, late, r.Handed)
 	case notSent == 0:
 		count = fmt.Sprintf("%s for %d of %d spans (they may have arrived)", late, r.Unconfirmed, r.Spans)
 	case r.Unconfirmed > 0:
@@ -46,6 +54,12 @@ func (r Report) spanWarning() string {
 		count = fmt.Sprintf("%d of %d spans not exported", r.Lost(), r.Spans)
 	}
 	count += r.keptNote()
+	return r.withEndpoint(count)
+}
+
+// withEndpoint is the warning's line: where the spans went, why they did
+// not arrive, and count.
+func (r Report) withEndpoint(count string) string {
 	switch {
 	case !r.UserEndpoint && r.Err != nil:
 		return fmt.Sprintf("cursor-otel: no collector reached at %s (%s); %s. Start Jaeger with: docker compose up -d", r.Endpoint, Reason(r.Err), count)

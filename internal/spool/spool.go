@@ -84,8 +84,8 @@ type Kept struct {
 	// Traces says, by trace ID, what became of each session Keep was
 	// given: kept, or dropped as too large.
 	Traces map[trace.TraceID]Fate
-	// parts are the files written, for HandOver.
-	parts []string
+	// parts are the parts written, for HandOver.
+	parts []HandedPart
 }
 
 // Keep writes spans that were going to to the spool, a session (trace)
@@ -139,7 +139,7 @@ func (d *Dir) Keep(to Destination, spans []sdktrace.ReadOnlySpan) (Kept, error) 
 			if err := d.write(name, b); err != nil {
 				return k, err
 			}
-			k.parts = append(k.parts, name)
+			k.parts = append(k.parts, HandedPart{name: name, Trace: id, Spans: encoded.spans[i]})
 		}
 		written += encoded.size
 		k.Spans += len(spans)
@@ -192,6 +192,7 @@ func parts(spans []*tracepb.Span) []cut {
 // encoded is a session's parts as they will be written.
 type encoded struct {
 	parts [][]byte
+	spans []int // in each part
 	size  int64
 }
 
@@ -204,6 +205,7 @@ func (d *Dir) encodeParts(spans []sdktrace.ReadOnlySpan, pb []*tracepb.Span) (en
 			return e, err
 		}
 		e.parts = append(e.parts, b)
+		e.spans = append(e.spans, r.to-r.from)
 		e.size += int64(len(b))
 	}
 	return e, nil
@@ -394,6 +396,12 @@ type Export struct {
 	// Background: no one reads what this delivery says, so the sessions
 	// dropped stay in the log for the next run or flush to tell.
 	Background bool
+	// Prompt is how soon an answer must come for the collector to count
+	// as prompt (a run may then send to it itself); zero notes nothing.
+	Prompt time.Duration
+	// Reason says an export error in words, as the run that handed the
+	// spans over will say it; nil says err.Error().
+	Reason func(error) string
 }
 
 // Deliver sends what is kept for exp's destination, oldest first, a part
@@ -461,7 +469,15 @@ func (d *Dir) Deliver(ctx context.Context, exp Export, redirect bool) (Delivery,
 			_ = os.Remove(path)
 			continue
 		}
-		switch err := exp.Send(ctx, spans); {
+		began := time.Now()
+		err = exp.Send(ctx, spans)
+		if p.dest == to {
+			permanent := err != nil && exp.Permanent != nil && exp.Permanent(err)
+			if !permanent {
+				d.noteAnswer(to, time.Since(began), exp.Prompt, err, exp.Reason)
+			}
+		}
+		switch {
 		case err == nil:
 			delivered[p.trace] = true
 			r.Spans += len(spans)

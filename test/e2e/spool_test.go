@@ -179,6 +179,10 @@ func TestSpoolKeepsWhatACollectorDidNotAnswer(t *testing.T) {
 			if n := keptSpans(t, dir); n != exampleSpans {
 				t.Fatalf("%d spans kept, want %d", n, exampleSpans)
 			}
+			// A collector that took the connection was handed the spans
+			// (see TestSpoolLateCollectorGetsEachSpanOnce): its delivery
+			// gives up first.
+			waitForDeliverers(t, dir)
 			recv := back()
 			r := runBinary(t, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_SPOOL=" + dir}, nil, "flush")
 			if r.exit != 0 || !strings.Contains(r.stdout, "delivered 1 session (11 spans) to "+recv.Endpoint) {

@@ -6,6 +6,7 @@
 package flush
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -67,6 +68,10 @@ func Run(ctx context.Context, c Config) int {
 	}
 	exp := d.Export()
 	exp.Background = c.Background
+	// An answer within half the flush timeout leaves a run time to send
+	// itself; slower, runs hand their spans over to a delivery like this.
+	exp.Prompt = cmp.Or(s.FlushTimeout, tracer.DefaultFlushTimeout) / 2
+	exp.Reason = func(err error) string { return redactor.Redact(tracer.Reason(err)) }
 	r, err := dir.Deliver(ctx, exp, c.Redirect)
 	shutdown, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()

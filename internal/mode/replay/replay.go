@@ -33,6 +33,9 @@ type Config struct {
 	// DeliverKept starts delivering, in the background, what earlier runs
 	// kept. Nil starts nothing.
 	DeliverKept func()
+	// Deliverer starts the background delivery for the run to hand its
+	// last spans over to (tracer.Config.Deliverer). Nil hands nothing over.
+	Deliverer func() (delivering func() bool)
 }
 
 // Run replays each file as its own stream, prints each trace as a tree, and
@@ -50,6 +53,7 @@ func Run(ctx context.Context, c Config) int {
 	reports := s.Reports()
 	reports.HoldJSON()
 	cfg := s.Tracing(c.Getenv, redactor)
+	cfg.Deliverer = c.Deliverer
 	if !s.Quiet {
 		cfg.Processors = append(cfg.Processors, tracer.OnTraceEnd(func(t tracer.Trace) { tree.Print(c.Stdout, t.Spans, t.Finished) }))
 	}

@@ -47,6 +47,9 @@ type Config struct {
 	// DeliverKept starts delivering, in the background, what earlier runs
 	// kept; called once the agent runs. Nil starts nothing.
 	DeliverKept func()
+	// Deliverer starts the background delivery for the run to hand its
+	// last spans over to (tracer.Config.Deliverer). Nil hands nothing over.
+	Deliverer func() (delivering func() bool)
 }
 
 func (c *Config) getenv(key string) string {
@@ -163,6 +166,7 @@ func setUp(ctx context.Context, c Config, path string, inv agent.Invocation, p p
 	r := &recording{s: s, redactor: s.Redactor(c.Environ, inv.APIKey), reports: s.Reports()}
 	r.reports.HoldJSON() // until the flush says what became of the session
 	cfg := s.Tracing(c.getenv, r.redactor)
+	cfg.Deliverer = c.Deliverer
 	prov, err := tracer.New(ctx, cfg)
 	if err != nil {
 		// The settings were checked; what is left (an exporter that
