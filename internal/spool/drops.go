@@ -39,7 +39,7 @@ func (d Drops) Any() bool { return d.Bound+d.TooLarge > 0 }
 // addDropped appends a drop to the log. One short write in append mode:
 // processes dropping at once never lose each other's lines.
 func (d *Dir) addDropped(why string, n int) {
-	f, err := os.OpenFile(filepath.Join(d.Path, droppedFile), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	f, err := openAppendOwn(filepath.Join(d.Path, droppedFile))
 	if err != nil {
 		return
 	}

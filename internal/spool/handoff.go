@@ -114,11 +114,11 @@ func (d *Dir) noteAnswer(id string, took, prompt time.Duration, err error, reaso
 		if reason == nil {
 			reason = func(e error) string { return e.Error() }
 		}
-		_ = os.WriteFile(failed, []byte(reason(err)+"\n"), 0o600)
+		_ = writeOwn(failed, []byte(reason(err)+"\n"))
 		return
 	}
 	_ = os.Remove(failed)
 	if prompt > 0 && took <= prompt {
-		_ = os.WriteFile(filepath.Join(d.Path, id+promptSuffix), nil, 0o600) // its time is when
+		_ = writeOwn(filepath.Join(d.Path, id+promptSuffix), nil) // its time is when
 	}
 }

@@ -236,10 +236,28 @@ func (d *Dir) write(name string, b []byte) error {
 
 // part is a part file as listed.
 type part struct {
-	name  string
-	trace string // the session's trace ID, from the name
-	dest  string // its destination's digest, from the name; unknownDest in older names
-	size  int64
+	name    string
+	trace   string // the session's trace ID, from the name
+	dest    string // its destination's digest, from the name; unknownDest in older names
+	size    int64
+	foreign bool // another user's (see owner.go): left alone
+}
+
+// parsePart reads a part's name; ok is false for a file that is no part.
+func parsePart(name string, info fs.FileInfo) (p part, ok bool) {
+	if !strings.HasSuffix(name, partSuffix) || strings.HasPrefix(name, ".") {
+		return p, false
+	}
+	p = part{name: name, size: info.Size()}
+	_, p.foreign = ownerOther(info)
+	fields := strings.Split(strings.TrimSuffix(name, partSuffix), "-")
+	if len(fields) >= 2 {
+		p.trace = fields[1]
+	}
+	if len(fields) >= 5 {
+		p.dest = fields[4]
+	}
+	return p, true
 }
 
 // list is the parts, oldest first.
@@ -253,23 +271,16 @@ func (d *Dir) list() ([]part, error) {
 	}
 	var out []part
 	for _, e := range entries {
-		name := e.Name()
-		if !strings.HasSuffix(name, partSuffix) || strings.HasPrefix(name, ".") {
+		if !strings.HasSuffix(e.Name(), partSuffix) {
 			continue
 		}
 		info, err := e.Info()
 		if err != nil {
 			continue // taken by a deliverer meanwhile
 		}
-		p := part{name: name, size: info.Size()}
-		fields := strings.Split(strings.TrimSuffix(name, partSuffix), "-")
-		if len(fields) >= 2 {
-			p.trace = fields[1]
+		if p, ok := parsePart(e.Name(), info); ok {
+			out = append(out, p)
 		}
-		if len(fields) >= 5 {
-			p.dest = fields[4]
-		}
-		out = append(out, p)
 	}
 	slices.SortFunc(out, func(a, b part) int { return cmp.Compare(a.name, b.name) })
 	return out, nil
@@ -327,6 +338,7 @@ func (d *Dir) evict() (dropped int, total int64) {
 	if err != nil {
 		return 0, 0
 	}
+	parts = slices.DeleteFunc(parts, func(p part) bool { return p.foreign }) // another user's are not this one's to drop
 	for _, p := range parts {
 		total += p.size
 	}
@@ -384,6 +396,8 @@ type Delivery struct {
 	Dropped Drops
 	// Waiting sessions, kept for other destinations, by address.
 	Waiting []Waiting
+	// Foreign sessions another user kept here (a root run's), left for it.
+	Foreign int
 	Err     error // why delivery stopped short; nil when all went
 }
 
@@ -417,7 +431,7 @@ func (d *Dir) Deliver(ctx context.Context, exp Export, redirect bool) (Delivery,
 	if err := os.MkdirAll(d.Path, 0o700); err != nil {
 		return r, fmt.Errorf("spool: %w", err)
 	}
-	unlock, err := filelock.Lock(filepath.Join(d.Path, lockFile), false)
+	unlock, err := filelock.LockOwn(filepath.Join(d.Path, lockFile), false)
 	if errors.Is(err, filelock.ErrLocked) {
 		return r, ErrBusy
 	}
@@ -447,7 +461,12 @@ func (d *Dir) Deliver(ctx context.Context, exp Export, redirect bool) (Delivery,
 	}
 	waiting := map[string]map[string]bool{} // destination: its sessions
 	delivered, rejected, left := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	foreign := map[string]bool{}
 	for _, p := range parts {
+		if p.foreign {
+			foreign[p.trace] = true // left for its owner, unread
+			continue
+		}
 		if p.dest != to && !redirect {
 			if waiting[p.dest] == nil {
 				waiting[p.dest] = map[string]bool{}
@@ -502,7 +521,7 @@ func (d *Dir) Deliver(ctx context.Context, exp Export, redirect bool) (Delivery,
 	for id := range left {
 		delete(delivered, id) // in part: it is not delivered until whole
 	}
-	r.Sessions, r.Rejected, r.Left = len(delivered), len(rejected), len(left)
+	r.Sessions, r.Rejected, r.Left, r.Foreign = len(delivered), len(rejected), len(left), len(foreign)
 	for id, sessions := range waiting {
 		r.Waiting = append(r.Waiting, Waiting{Address: d.address(id), Sessions: len(sessions)})
 	}
@@ -552,6 +571,7 @@ type Stats struct {
 	Sessions, Spans int
 	Bytes           int64
 	Damaged         int // files that cannot be read back
+	Foreign         int // another user's parts, not read
 }
 
 // Stat reads every kept part: how many sessions and spans wait.
@@ -563,6 +583,10 @@ func (d *Dir) Stat() (Stats, error) {
 	}
 	sessions := map[string]bool{}
 	for _, p := range parts {
+		if p.foreign {
+			st.Foreign++
+			continue
+		}
 		spans, err := read(filepath.Join(d.Path, p.name))
 		if err != nil {
 			st.Damaged++

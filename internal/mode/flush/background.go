@@ -3,6 +3,7 @@ package flush
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -35,10 +36,15 @@ func Want(dir string) (start bool) {
 	}
 	// First the mark, then the look: a delivery ending now either sees
 	// the mark, or was gone before the look.
-	if err := os.WriteFile(filepath.Join(dir, againFile), nil, 0o600); err != nil {
+	again := filepath.Join(dir, againFile)
+	err := os.WriteFile(again, nil, 0o600)
+	if errors.Is(err, fs.ErrPermission) && os.Remove(again) == nil {
+		err = os.WriteFile(again, nil, 0o600) // another user's (a root run's): made anew
+	}
+	if err != nil {
 		return false
 	}
-	unlock, err := filelock.Lock(filepath.Join(dir, delivererLock), false)
+	unlock, err := filelock.LockOwn(filepath.Join(dir, delivererLock), false)
 	if err != nil {
 		return !errors.Is(err, filelock.ErrLocked)
 	}
@@ -59,7 +65,7 @@ func Background(c Config, dir string, first func(context.Context)) int {
 	defer cancel()
 	status := 0
 	for ctx.Err() == nil {
-		unlock, err := filelock.Lock(filepath.Join(dir, delivererLock), false)
+		unlock, err := filelock.LockOwn(filepath.Join(dir, delivererLock), false)
 		if err != nil {
 			return status
 		}
@@ -79,7 +85,7 @@ func Background(c Config, dir string, first func(context.Context)) int {
 // Delivering says whether a background delivery is alive for the state
 // directory dir.
 func Delivering(dir string) bool {
-	unlock, err := filelock.Lock(filepath.Join(dir, delivererLock), false)
+	unlock, err := filelock.LockOwn(filepath.Join(dir, delivererLock), false)
 	if err != nil {
 		return errors.Is(err, filelock.ErrLocked)
 	}

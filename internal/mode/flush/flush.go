@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -59,6 +60,9 @@ func Run(ctx context.Context, c Config) int {
 		if said := SayDropped(dir.TakeDropped()); said != "" {
 			msg += "; " + said
 		}
+		if said := SayForeign(dir.Foreign()); said != "" {
+			msg += "; " + said
+		}
 		return c.done(0, msg)
 	}
 	redactor := s.Redactor(c.Environ)
@@ -86,13 +90,19 @@ func Run(ctx context.Context, c Config) int {
 	if r.Err != nil {
 		status = 1
 	}
-	return c.done(status, redactor.Redact(Say(r, d.Endpoint, s.Spool)))
+	said := Say(r, d.Endpoint, s.Spool)
+	if !c.Background {
+		if foreign := SayForeign(dir.Foreign()); foreign != "" {
+			said = strings.Join(slices.DeleteFunc([]string{said, foreign}, func(s string) bool { return s == "" }), "; ")
+		}
+	}
+	return c.done(status, redactor.Redact(said))
 }
 
 // Say is what a delivery did, in one line.
 func Say(r spool.Delivery, endpoint, dir string) string {
 	var parts []string
-	if r.Sessions > 0 || r.Err == nil && r.Rejected == 0 && r.Damaged == 0 && len(r.Waiting) == 0 {
+	if r.Sessions > 0 || r.Err == nil && r.Rejected == 0 && r.Damaged == 0 && len(r.Waiting) == 0 && r.Foreign == 0 {
 		parts = append(parts, fmt.Sprintf("delivered %s (%s) to %s", oneline.Count(r.Sessions, "session"), oneline.Count(r.Spans, "span"), endpoint))
 	}
 	if r.Err != nil {
@@ -112,6 +122,24 @@ func Say(r spool.Delivery, endpoint, dir string) string {
 			oneline.Count(w.Sessions, "session"), w.Address, endpoint))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// SayForeign names what another user (a root run, sudo -E) left in the
+// spool: its sessions wait for it, its files stay; "" when nothing.
+func SayForeign(f spool.Foreign) string {
+	if !f.Any() {
+		return ""
+	}
+	files := slices.Clone(f.Files)
+	if f.Parts > 0 {
+		files = append(files, oneline.Count(f.Parts, "kept part"))
+	}
+	msg := fmt.Sprintf("files of another user (uid %d) left as they are: %s", f.UID, strings.Join(files, ", "))
+	if f.Sessions > 0 {
+		msg = fmt.Sprintf("%s kept by another user (uid %d) wait for it (it can deliver them: sudo -E cursor-otel flush); its files here are left as they are: %s",
+			oneline.Count(f.Sessions, "session"), f.UID, strings.Join(files, ", "))
+	}
+	return msg
 }
 
 // SayDropped is the sessions dropped since the user was last told, in
