@@ -75,11 +75,15 @@ const (
 	spoolOther spoolState = "kept for another collector"
 	// spoolTight: a session kept for this collector, and a bound with
 	// room for it and little more: a user's session is too large to keep.
-	spoolTight   spoolState = "kept, bound nearly full"
-	collUp                  = "up"
-	collDown                = "down"
-	collHanging             = "hanging"
-	collRefusing            = "refusing"
+	spoolTight spoolState = "kept, bound nearly full"
+)
+
+// What the collector does.
+const (
+	collUp       = "up"
+	collDown     = "down"
+	collHanging  = "hanging"
+	collRefusing = "refusing"
 	// collLate answers every export, after the flush timeout (1.5 s
 	// against 1 s), within the export timeout.
 	collLate = "late"

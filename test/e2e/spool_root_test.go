@@ -120,9 +120,9 @@ func TestSpoolSharedWithRoot(t *testing.T) {
 	recv := comeBack(t, down)
 	// The user's next run delivers the user's kept session in the background.
 	w := u.run(t, nobody, recv.Endpoint, wrap...)
-	spans := waitForSpans(t, recv, 2*exampleSpans, 15*time.Second)
+	waitForSpans(t, recv, 2*exampleSpans, 15*time.Second)
 	waitForDeliverers(t, spoolDir)
-	spans = golden.FromOTLP(recv.Spans())
+	spans := golden.FromOTLP(recv.Spans())
 	f := u.run(t, nobody, recv.Endpoint, "flush")
 	t.Logf("user's run said %q; %d spans arrived; flush: exit %d, %q %q", w.stderr, len(spans), f.exit, f.stdout, f.stderr)
 	noSpanTwice(t, spans)
