@@ -3,6 +3,8 @@ package tracer
 import (
 	"context"
 	"errors"
+	"strconv"
+	"strings"
 	"time"
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -167,4 +169,17 @@ func (p *Provider) account(r *Report, h handedResult) {
 		return
 	}
 	r.Handed = spans
+}
+
+// ExportTimeout is how long the traces' OTLP exporter waits for an
+// answer (OTEL_EXPORTER_OTLP_TRACES_TIMEOUT, else OTEL_EXPORTER_OTLP_TIMEOUT,
+// else 10 s): what a delivery, which has no user waiting on its exit,
+// gives a collector to answer before it calls the export in doubt.
+func ExportTimeout(getenv func(string) string) time.Duration {
+	for _, name := range []string{"OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", "OTEL_EXPORTER_OTLP_TIMEOUT"} {
+		if ms, err := strconv.Atoi(strings.TrimSpace(getenv(name))); err == nil && ms >= 0 {
+			return time.Duration(ms) * time.Millisecond
+		}
+	}
+	return 10 * time.Second
 }
