@@ -361,13 +361,9 @@ func deliverKept(s settings.Settings) func() {
 }
 
 // deliverer starts the background delivery a run hands its last spans
-// over to, and says whether it is at work.
-func deliverer(s settings.Settings) func() func() bool {
-	return func() func() bool {
-		startFlusher(s)
-		dir := deliverersDir(s, hook.DefaultStateDir(os.Environ()))
-		return func() bool { return flush.Delivering(dir) }
-	}
+// over to.
+func deliverer(s settings.Settings) func() {
+	return func() { startFlusher(s) }
 }
 
 // keptFor says earlier runs kept sessions for the collector set now.

@@ -86,8 +86,9 @@ func (p *Provider) handOver(spans []sdktrace.ReadOnlySpan) []sdktrace.ReadOnlySp
 	}
 	p.keptMu.Unlock()
 	p.handed = append(p.handed, h)
-	if p.delivering == nil {
-		p.delivering = p.deliverer()
+	if !p.started {
+		p.started = true
+		p.deliverer()
 	}
 	return h.Rest
 }
@@ -100,16 +101,18 @@ type handedResult struct {
 }
 
 // awaitHanded waits, polling, until the delivery has sent what was
-// handed over, has ended without, or the deadline.
+// handed over, has failed (it notes why), or the deadline. (Whether the
+// delivery is alive is not asked of its lock: taking it even for a look
+// could make one starting now think another is at work, and end.)
 func (p *Provider) awaitHanded(deadline time.Time) (r handedResult) {
 	p.handMu.Lock()
-	handed, delivering := p.handed, p.delivering
+	handed := p.handed
 	p.handing = false // nothing more is handed over
 	p.handMu.Unlock()
 	if len(handed) == 0 {
 		return r
 	}
-	seen := false // the delivery was seen at work
+	to := p.settings.traces.destination(p.getenv)
 	for {
 		r = handedResult{}
 		for _, h := range handed {
@@ -122,20 +125,14 @@ func (p *Provider) awaitHanded(deadline time.Time) (r handedResult) {
 				r.delivered -= part.Spans
 			}
 		}
-		if len(r.left) == 0 || !time.Now().Before(deadline) {
-			break
+		if len(r.left) == 0 {
+			return r
 		}
-		alive := delivering == nil || delivering()
-		if seen && !alive {
-			break // it ended without sending them
+		if r.failure = p.spool.Failure(to, handed[0].At); r.failure != "" || !time.Now().Before(deadline) {
+			return r // it stops at a failure: the rest waits for a later one
 		}
-		seen = seen || alive
 		time.Sleep(10 * time.Millisecond) // polling the spool: the delivery is another process
 	}
-	if len(r.left) > 0 {
-		r.failure = p.spool.Failure(p.settings.traces.destination(p.getenv), handed[0].At)
-	}
-	return r
 }
 
 // account adds what became of the spans handed over to the report: those

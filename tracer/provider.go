@@ -72,12 +72,11 @@ type Config struct {
 	// Spool keeps what the collector did not take, for a later run to
 	// deliver; nil loses it (and Report says so).
 	Spool *spool.Dir
-	// Deliverer starts the background delivery and returns what says
-	// whether it is still at work. Set (with a Spool), a run whose
+	// Deliverer starts the background delivery. Set (with a Spool), a run whose
 	// collector is not known to answer within the flush timeout hands
 	// what it exports after it ended over to the delivery, which waits
 	// for the answer (see handover.go); nil, the run sends all itself.
-	Deliverer func() (delivering func() bool)
+	Deliverer func()
 }
 
 // maxExportBytes is the most one export may weigh.
@@ -109,12 +108,12 @@ type Provider struct {
 	kept    spool.Kept // what went to the spool
 	keepErr error      // why some could not
 
-	deliverer  func() func() bool
-	traceConn  *grpc.ClientConn // the traces' OTLP/gRPC connection, when cursor-otel dialed it
-	handMu     sync.Mutex
-	handing    bool           // what is exported now is handed over
-	handed     []spool.Handed // what was
-	delivering func() bool    // the delivery handed to is at work; nil before it is started
+	deliverer func()
+	traceConn *grpc.ClientConn // the traces' OTLP/gRPC connection, when cursor-otel dialed it
+	handMu    sync.Mutex
+	handing   bool           // what is exported now is handed over
+	handed    []spool.Handed // what was
+	started   bool           // the delivery was started
 }
 
 // New sets up the SDK. An error means a setting is wrong; the caller can

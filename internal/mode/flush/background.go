@@ -81,14 +81,3 @@ func Background(c Config, dir string, first func(context.Context)) int {
 	}
 	return status
 }
-
-// Delivering says whether a background delivery is alive for the state
-// directory dir.
-func Delivering(dir string) bool {
-	unlock, err := filelock.LockOwn(filepath.Join(dir, delivererLock), false)
-	if err != nil {
-		return errors.Is(err, filelock.ErrLocked)
-	}
-	unlock()
-	return false
-}

@@ -35,7 +35,7 @@ type Config struct {
 	DeliverKept func()
 	// Deliverer starts the background delivery for the run to hand its
 	// last spans over to (tracer.Config.Deliverer). Nil hands nothing over.
-	Deliverer func() (delivering func() bool)
+	Deliverer func()
 }
 
 // Run replays each file as its own stream, prints each trace as a tree, and

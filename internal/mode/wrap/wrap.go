@@ -49,7 +49,7 @@ type Config struct {
 	DeliverKept func()
 	// Deliverer starts the background delivery for the run to hand its
 	// last spans over to (tracer.Config.Deliverer). Nil hands nothing over.
-	Deliverer func() (delivering func() bool)
+	Deliverer func()
 }
 
 func (c *Config) getenv(key string) string {
