@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 )
 
@@ -75,4 +76,15 @@ func openAppendOwn(path string) (*os.File, error) {
 		f, err = os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
 	}
 	return f, err
+}
+
+// own says a file of the spool is this user's (another's is left alone:
+// nothing of it is pending for this user).
+func (d *Dir) own(name string) bool {
+	info, err := os.Lstat(filepath.Join(d.Path, name))
+	if err != nil {
+		return false
+	}
+	_, other := ownerOther(info)
+	return !other
 }

@@ -299,7 +299,7 @@ func (d *Dir) Pending(to Destination) bool {
 			}
 			suffix = "-" + id + partSuffix
 		}
-		return strings.HasSuffix(name, suffix)
+		return strings.HasSuffix(name, suffix) && d.own(name)
 	})
 }
 
