@@ -80,3 +80,20 @@ func TestDropLogReadsOlderCounts(t *testing.T) {
 		t.Errorf("parsed %+v, want 5 at the bound and 1 too large", got)
 	}
 }
+
+// A session too large for the spool handed over is given back to the
+// run to send, and not logged dropped: only Keep, which has no one to
+// give it back to, drops it.
+func TestHandOverGivesBackWhatIsTooLarge(t *testing.T) {
+	d := Open(filepath.Join(t.TempDir(), "spool"), 1024)
+	h, k, err := d.HandOver(here, session(1, 50))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h.Parts) != 0 || len(h.Rest) != 51 || k.TooLarge != 1 {
+		t.Errorf("handed %d parts, gave back %d spans (kept %+v); want none handed, all 51 given back", len(h.Parts), len(h.Rest), k)
+	}
+	if d.Dropped().Any() {
+		t.Errorf("drop log %+v: a session the run sends itself is not dropped", d.Dropped())
+	}
+}

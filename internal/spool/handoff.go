@@ -50,7 +50,7 @@ type HandedPart struct {
 // not take.
 func (d *Dir) HandOver(to Destination, spans []sdktrace.ReadOnlySpan) (Handed, Kept, error) {
 	h := Handed{At: d.now()}
-	k, err := d.Keep(to, spans)
+	k, err := d.keep(to, spans, false) // one too large is sent by the run, not dropped
 	h.Parts = k.parts
 	for _, s := range spans {
 		if fate, ok := k.Traces[s.SpanContext().TraceID()]; !ok || fate == FateTooLarge {

@@ -92,6 +92,12 @@ type Kept struct {
 // at a time, each part whole or not at all; files are the user's alone
 // (0600 in a 0700 directory): with content capture they hold prompts.
 func (d *Dir) Keep(to Destination, spans []sdktrace.ReadOnlySpan) (Kept, error) {
+	return d.keep(to, spans, true)
+}
+
+// keep is Keep; logTooLarge says a session too large is dropped (and
+// logged so), not sent by the caller instead.
+func (d *Dir) keep(to Destination, spans []sdktrace.ReadOnlySpan, logTooLarge bool) (Kept, error) {
 	var k Kept
 	if len(spans) == 0 {
 		return k, nil
@@ -146,7 +152,7 @@ func (d *Dir) Keep(to Destination, spans []sdktrace.ReadOnlySpan) (Kept, error) 
 		k.Sessions++
 		k.Traces[id] = FateKept
 	}
-	if k.TooLarge > 0 {
+	if k.TooLarge > 0 && logTooLarge {
 		d.addDropped(dropTooLarge, k.TooLarge)
 	}
 	k.Dropped = d.bound(written)
