@@ -102,7 +102,7 @@ func (d *Dir) keep(to Destination, spans []sdktrace.ReadOnlySpan, logTooLarge bo
 	if len(spans) == 0 {
 		return k, nil
 	}
-	if err := os.MkdirAll(d.Path, 0o700); err != nil {
+	if err := MkdirAll(d.Path); err != nil {
 		return k, fmt.Errorf("spool: %w", err)
 	}
 	_ = os.Chmod(d.Path, 0o700) // made earlier with a wider mode, or by the user
@@ -434,7 +434,7 @@ type Export struct {
 // whole.
 func (d *Dir) Deliver(ctx context.Context, exp Export, redirect bool) (Delivery, error) {
 	var r Delivery
-	if err := os.MkdirAll(d.Path, 0o700); err != nil {
+	if err := MkdirAll(d.Path); err != nil {
 		return r, fmt.Errorf("spool: %w", err)
 	}
 	unlock, err := filelock.LockOwn(filepath.Join(d.Path, lockFile), false)

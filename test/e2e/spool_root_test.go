@@ -162,3 +162,32 @@ func filesOwnedBy(t *testing.T, dir string, uid uint32) []string {
 	}
 	return out
 }
+
+// A root run (sudo -E) that is the first to keep anything makes the
+// user's state directories as the user's: the user's own runs keep and
+// deliver their sessions there afterwards.
+func TestSpoolMadeByRootIsTheUsers(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("switching users needs root")
+	}
+	u := newAsUser(t)
+	spoolDir := filepath.Join(u.home, ".local", "state", "cursor-otel", "spool")
+	t.Cleanup(func() { waitForDeliverers(t, spoolDir) })
+	down := otlptest.Down(t)
+	wrap := []string{"-p", "--output-format", "stream-json", "fix the failing test"}
+	if r := u.run(t, 0, down, wrap...); r.exit != 0 || !strings.Contains(r.stderr, "kept in") {
+		t.Fatalf("root's run: exit %d, stderr %q", r.exit, r.stderr)
+	}
+	waitForDeliverers(t, spoolDir)
+	for d := spoolDir; d != u.home; d = filepath.Dir(d) {
+		if info, err := os.Stat(d); err != nil || info.Sys().(*syscall.Stat_t).Uid != nobody {
+			t.Errorf("%s: %v; want it the user's", d, err)
+		}
+	}
+	r := u.run(t, nobody, down, wrap...)
+	waitForDeliverers(t, spoolDir)
+	t.Logf("the user's run after root's said %q", r.stderr)
+	if r.exit != 0 || !strings.Contains(r.stderr, "kept in") || strings.Contains(r.stderr, "not kept") {
+		t.Errorf("user's run: exit %d, stderr %q; want its session kept", r.exit, r.stderr)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cursor-otel/cursor-otel/internal/filelock"
+	"github.com/cursor-otel/cursor-otel/internal/spool"
 )
 
 // BackgroundTimeout bounds a delivery started by another run.
@@ -31,7 +32,7 @@ const (
 // and whether a background delivery must be started for it: none is when
 // one is alive, which looks again before it ends.
 func Want(dir string) (start bool) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := spool.MkdirAll(dir); err != nil {
 		return false
 	}
 	// First the mark, then the look: a delivery ending now either sees
