@@ -220,7 +220,7 @@ func (r *runCmd) Run(c *cli, status *int) error {
 	s, problems := settings.Load(c.Flags, os.Getenv)
 	*status = wrap.Run(context.Background(), wrap.Config{
 		Settings: s, Problems: problems, Args: args, Environ: os.Environ(), Self: self(),
-		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, DeliverKept: deliverKept(s),
+		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, DeliverKept: deliverKept(s), Deliverer: deliverer(s),
 	})
 	return nil
 }
@@ -258,7 +258,7 @@ func (r *replayCmd) Run(c *cli, status *int) error {
 	}
 	*status = replay.Run(context.Background(), replay.Config{
 		Settings: s, Files: r.Files, Now: r.Now, Environ: os.Environ(), Getenv: os.Getenv,
-		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, DeliverKept: deliverKept(s),
+		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, DeliverKept: deliverKept(s), Deliverer: deliverer(s),
 	})
 	return nil
 }
@@ -358,6 +358,12 @@ func deliverKept(s settings.Settings) func() {
 			startFlusher(s)
 		}
 	}
+}
+
+// deliverer starts the background delivery a run hands its last spans
+// over to.
+func deliverer(s settings.Settings) func() {
+	return func() { startFlusher(s) }
 }
 
 // keptFor says earlier runs kept sessions for the collector set now.

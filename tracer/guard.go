@@ -39,6 +39,11 @@ type guard struct {
 	batchSize int                           // the most spans one export may carry
 	holdLimit int                           // the most spans held for a retry
 	keep      func([]sdktrace.ReadOnlySpan) // nil: what is not exported is lost
+	// handOver, once the shutdown began, may hand spans over to the
+	// background delivery; it returns those to send here. inDoubt is told
+	// when an export was cut off at the deadline unanswered.
+	handOver func([]sdktrace.ReadOnlySpan) []sdktrace.ReadOnlySpan
+	inDoubt  func()
 
 	slots    chan struct{} // one per export in flight
 	inFlight sync.WaitGroup
@@ -78,6 +83,11 @@ func (g *guard) ExportSpans(_ context.Context, spans []sdktrace.ReadOnlySpan) er
 		batch, g.held = append(g.held, batch...), nil
 	}
 	g.mu.Unlock()
+	if !inRun && g.handOver != nil {
+		if batch = g.handOver(batch); len(batch) == 0 {
+			return nil
+		}
+	}
 	select {
 	case g.slots <- struct{}{}:
 	case <-g.ctx.Done():
@@ -107,6 +117,9 @@ func (g *guard) send(spans []sdktrace.ReadOnlySpan, inRun bool) {
 			// rule, not taken them.
 			g.unconfirmed += n
 			g.mu.Unlock()
+			if g.inDoubt != nil {
+				g.inDoubt() // the collector did not answer in time: the next run hands over
+			}
 			g.keepSpans(spans)
 			return
 		}
@@ -185,7 +198,10 @@ func (g *guard) Shutdown(ctx context.Context) error {
 		retry, g.held = g.held, nil
 	}
 	g.mu.Unlock()
-	if retry != nil {
+	if retry != nil && g.handOver != nil {
+		retry = g.handOver(retry)
+	}
+	if len(retry) > 0 {
 		g.send(retry, false)
 	}
 	g.keepHeld()

@@ -72,6 +72,11 @@ type Config struct {
 	// Spool keeps what the collector did not take, for a later run to
 	// deliver; nil loses it (and Report says so).
 	Spool *spool.Dir
+	// Deliverer starts the background delivery. Set (with a Spool), a run whose
+	// collector is not known to answer within the flush timeout hands
+	// what it exports after it ended over to the delivery, which waits
+	// for the answer (see handover.go); nil, the run sends all itself.
+	Deliverer func()
 }
 
 // maxExportBytes is the most one export may weigh.
@@ -102,6 +107,13 @@ type Provider struct {
 	keptMu  sync.Mutex
 	kept    spool.Kept // what went to the spool
 	keepErr error      // why some could not
+
+	deliverer func()
+	traceConn *grpc.ClientConn // the traces' OTLP/gRPC connection, when cursor-otel dialed it
+	handMu    sync.Mutex
+	handing   bool           // what is exported now is handed over
+	handed    []spool.Handed // what was
+	started   bool           // the delivery was started
 }
 
 // New sets up the SDK. An error means a setting is wrong; the caller can
@@ -117,7 +129,8 @@ func New(ctx context.Context, cfg Config) (*Provider, error) {
 	if len(problems) > 0 {
 		return nil, errors.Join(problems...)
 	}
-	p := &Provider{flushTimeout: cfg.FlushTimeout, settings: s, version: cfg.Version, spool: cfg.Spool, getenv: cfg.Getenv, conns: conns{}}
+	p := &Provider{flushTimeout: cfg.FlushTimeout, settings: s, version: cfg.Version, spool: cfg.Spool, getenv: cfg.Getenv, conns: conns{},
+		deliverer: cfg.Deliverer}
 	res := newResource(ctx, cfg)
 	opts := []sdktrace.TracerProviderOption{sdktrace.WithResource(res), sdktrace.WithSampler(s.sampler)}
 	if cfg.IDGenerator != nil {
@@ -192,6 +205,10 @@ func (p *Provider) newExporter(ctx context.Context, name string, cfg Config, bat
 	p.guard = newGuard(exp, batchSize, held)
 	if p.spool != nil {
 		p.guard.keep = p.keep
+		if p.deliverer != nil {
+			p.guard.handOver = p.handOver
+			p.guard.inDoubt = func() { p.spool.NotPrompt(p.settings.traces.destination(p.getenv)) }
+		}
 	}
 	return p.guard, nil
 }
@@ -204,6 +221,14 @@ func (p *Provider) keep(spans []sdktrace.ReadOnlySpan) {
 	p.kept.Spans += k.Spans
 	p.kept.Sessions += k.Sessions
 	p.kept.Dropped += k.Dropped
+	p.kept.TooLarge += k.TooLarge
+	p.kept.TooLargeSpans += k.TooLargeSpans
+	for id, fate := range k.Traces {
+		if p.kept.Traces == nil {
+			p.kept.Traces = map[trace.TraceID]spool.Fate{}
+		}
+		p.kept.Traces[id] = fate
+	}
 	if err != nil && p.keepErr == nil {
 		p.keepErr = err
 	}
@@ -230,6 +255,7 @@ func (p *Provider) otlpExporter(ctx context.Context, flushTimeout time.Duration)
 			if err != nil {
 				return nil, fmt.Errorf("OTLP exporter for %s: %w", p.settings.traces.endpoint, err)
 			}
+			p.traceConn = conn
 			opts = append(opts, otlptracegrpc.WithGRPCConn(conn))
 		}
 		exp, err = otlptracegrpc.New(ctx, opts...)
@@ -289,6 +315,7 @@ type Report struct {
 	Spans        int // spans ended (and sampled: meant for export)
 	Exported     int // spans the collector accepted
 	Unconfirmed  int // of the rest, spans sent whose answer did not come before the flush deadline
+	Handed       int // of the rest, spans handed over to the background delivery, which waits for the answer
 	FlushTimeout time.Duration
 	Endpoint     string // where they were sent
 	UserEndpoint bool   // the user named the endpoint
@@ -320,6 +347,7 @@ var ErrFlushTimeout = errors.New("flush timed out")
 func (p *Provider) EndingAt(t time.Time) {
 	// The flush gives up a little before the timeout: exit comes after it.
 	p.deadline = t.Add(p.flushTimeout - min(exitAllowance, p.flushTimeout/10))
+	p.handOverAt(p.deadline)
 	if p.guard != nil {
 		p.guard.beginShutdown(p.deadline)
 	}
@@ -358,12 +386,13 @@ func (p *Provider) Shutdown(ctx context.Context) Report {
 	}
 	p.guard.settle(exitAllowance)
 	r.Exported, r.Unconfirmed, r.Err = p.guard.result()
+	p.account(&r, p.awaitHanded(p.deadline))
 	if p.spool != nil {
 		p.keptMu.Lock()
 		r.Kept, r.SpoolDir, r.KeepErr = p.kept, p.spool.Path, p.keepErr
 		p.keptMu.Unlock()
 	}
-	if r.Err == nil && r.Lost() > r.Unconfirmed {
+	if r.Err == nil && r.Lost() > r.Unconfirmed+r.Handed {
 		r.Err = fmt.Errorf("%w after %s", ErrFlushTimeout, p.flushTimeout)
 		if shutdownErr != nil && !errors.Is(shutdownErr, context.DeadlineExceeded) {
 			r.Err = shutdownErr

@@ -37,7 +37,15 @@ func (r Report) spanWarning() string {
 	}
 	late := fmt.Sprintf("no answer within the %s flush timeout", r.FlushTimeout)
 	var count string
-	switch notSent := r.Lost() - r.Unconfirmed; {
+	switch notSent := r.Lost() - r.Unconfirmed - r.Handed; {
+	case r.Handed > 0 && notSent == 0 && r.Unconfirmed == 0:
+		count = fmt.Sprintf("%s for %d of %d spans: handed to the background delivery, which waits for the answer", late, r.Handed, r.Spans)
+		if r.SpoolDir != "" {
+			count += fmt.Sprintf(" (kept in %s until the collector takes them)", r.SpoolDir)
+		}
+		return r.withEndpoint(count)
+	case r.Handed > 0:
+		count = fmt.Sprintf("%d of %d spans not exported, %s for %d more, handed to the background delivery", notSent+r.Unconfirmed, r.Spans, late, r.Handed)
 	case notSent == 0:
 		count = fmt.Sprintf("%s for %d of %d spans (they may have arrived)", late, r.Unconfirmed, r.Spans)
 	case r.Unconfirmed > 0:
@@ -46,6 +54,12 @@ func (r Report) spanWarning() string {
 		count = fmt.Sprintf("%d of %d spans not exported", r.Lost(), r.Spans)
 	}
 	count += r.keptNote()
+	return r.withEndpoint(count)
+}
+
+// withEndpoint is the warning's line: where the spans went, why they did
+// not arrive, and count.
+func (r Report) withEndpoint(count string) string {
 	switch {
 	case !r.UserEndpoint && r.Err != nil:
 		return fmt.Sprintf("cursor-otel: no collector reached at %s (%s); %s. Start Jaeger with: docker compose up -d", r.Endpoint, Reason(r.Err), count)
@@ -70,13 +84,31 @@ func (r Report) keptNote() string {
 			note = fmt.Sprintf(", %d of them kept in %s for the next run (or cursor-otel flush)", r.Kept.Spans, r.SpoolDir)
 		}
 	}
+	if r.Kept.TooLarge > 0 {
+		note += fmt.Sprintf(", %s (%d spans) dropped: larger than the spool's bound (CURSOR_OTEL_SPOOL_MAX) by itself, not kept",
+			sessions(r.Kept.TooLarge), r.Kept.TooLargeSpans)
+	}
 	if r.Kept.Dropped > 0 {
-		note += fmt.Sprintf(", %d older sessions dropped to keep the spool within its bound", r.Kept.Dropped)
+		note += fmt.Sprintf(", %s dropped to keep the spool within its bound", olderSessions(r.Kept.Dropped))
 	}
 	if r.KeepErr != nil {
 		note += fmt.Sprintf(", not kept: %v", r.KeepErr)
 	}
 	return note
+}
+
+func sessions(n int) string {
+	if n == 1 {
+		return "1 session"
+	}
+	return fmt.Sprintf("%d sessions", n)
+}
+
+func olderSessions(n int) string {
+	if n == 1 {
+		return "1 older session"
+	}
+	return fmt.Sprintf("%d older sessions", n)
 }
 
 // causes are what an export error says, as found in its text, and what to

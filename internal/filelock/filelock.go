@@ -6,6 +6,7 @@ package filelock
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 )
 
@@ -30,4 +31,18 @@ func Lock(path string, wait bool) (unlock func(), err error) {
 		_ = unlockFile(f)
 		f.Close()
 	}, nil
+}
+
+// LockOwn is Lock for a lock file in a directory another user writes to
+// as well (a root run, sudo -E, in a user's state directory): when path
+// cannot be opened for want of permission (another user made it, 0600),
+// this user's own lock beside it, PATH.UID, is taken instead, by every
+// process of this user alike. Users locking apart must work on things
+// apart: the spool's deliverers each deliver only their own user's files.
+func LockOwn(path string, wait bool) (unlock func(), err error) {
+	unlock, err = Lock(path, wait)
+	if err == nil || !errors.Is(err, fs.ErrPermission) || os.Getuid() < 0 {
+		return unlock, err
+	}
+	return Lock(fmt.Sprintf("%s.%d", path, os.Getuid()), wait)
 }

@@ -92,3 +92,19 @@ func lookup(environ []string) func(string) string {
 		return ""
 	}
 }
+
+// Spooled tells the reports what became of the sessions the collector
+// did not take: kept, or dropped, and the older sessions the run
+// dropped to keep the spool within its bound.
+func Spooled(files *summary.Files, r tracer.Report) {
+	fates := map[string]summary.Spool{}
+	for id, fate := range r.Kept.Traces {
+		switch fate {
+		case spool.FateKept:
+			fates[id.String()] = summary.Spool{Kept: true}
+		case spool.FateTooLarge:
+			fates[id.String()] = summary.Spool{Dropped: string(fate)}
+		}
+	}
+	files.Spooled(fates, r.Kept.Dropped)
+}

@@ -57,6 +57,9 @@ func (d *Dir) key(create bool) ([]byte, error) {
 	if err == nil && len(b) == 32 {
 		return b, nil
 	}
+	if create && errors.Is(err, fs.ErrPermission) && os.Remove(path) == nil {
+		err = fs.ErrNotExist // another user's (a root run's): this one makes its own
+	}
 	if !create || err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

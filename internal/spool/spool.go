@@ -13,7 +13,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -79,17 +78,31 @@ type Kept struct {
 	Sessions, Spans int
 	// Dropped is how many older sessions were dropped to keep the bound.
 	Dropped int
+	// TooLarge sessions (and their spans) were not kept: each alone
+	// weighs more than the bound.
+	TooLarge, TooLargeSpans int
+	// Traces says, by trace ID, what became of each session Keep was
+	// given: kept, or dropped as too large.
+	Traces map[trace.TraceID]Fate
+	// parts are the parts written, for HandOver.
+	parts []HandedPart
 }
 
 // Keep writes spans that were going to to the spool, a session (trace)
 // at a time, each part whole or not at all; files are the user's alone
 // (0600 in a 0700 directory): with content capture they hold prompts.
 func (d *Dir) Keep(to Destination, spans []sdktrace.ReadOnlySpan) (Kept, error) {
+	return d.keep(to, spans, true)
+}
+
+// keep is Keep; logTooLarge says a session too large is dropped (and
+// logged so), not sent by the caller instead.
+func (d *Dir) keep(to Destination, spans []sdktrace.ReadOnlySpan, logTooLarge bool) (Kept, error) {
 	var k Kept
 	if len(spans) == 0 {
 		return k, nil
 	}
-	if err := os.MkdirAll(d.Path, 0o700); err != nil {
+	if err := MkdirAll(d.Path); err != nil {
 		return k, fmt.Errorf("spool: %w", err)
 	}
 	_ = os.Chmod(d.Path, 0o700) // made earlier with a wider mode, or by the user
@@ -111,19 +124,36 @@ func (d *Dir) Keep(to Destination, spans []sdktrace.ReadOnlySpan) (Kept, error) 
 	}
 	stamp := d.now().UnixNano()
 	var written int64
+	k.Traces = map[trace.TraceID]Fate{}
 	for _, id := range order {
 		spans := byTrace[id]
 		pb := convert(spans) // once: the parts are cut by its size, and written from it
-		for i, r := range parts(pb) {
+		encoded, err := d.encodeParts(spans, pb)
+		if err != nil {
+			return k, err
+		}
+		if encoded.size > d.Max {
+			// Kept, it would be the first the bound drops: a session
+			// is never said to be kept that was not.
+			k.TooLarge++
+			k.TooLargeSpans += len(spans)
+			k.Traces[id] = FateTooLarge
+			continue
+		}
+		for i, b := range encoded.parts {
 			name := fmt.Sprintf("%020d-%s-%d-%03d-%s%s", stamp, id, os.Getpid(), i, dest, partSuffix)
-			n, err := d.write(name, toOTLP(spans[r.from:r.to], pb[r.from:r.to]))
-			if err != nil {
+			if err := d.write(name, b); err != nil {
 				return k, err
 			}
-			written += n
-			k.Spans += r.to - r.from
+			k.parts = append(k.parts, HandedPart{name: name, Trace: id, Spans: encoded.spans[i]})
 		}
+		written += encoded.size
+		k.Spans += len(spans)
 		k.Sessions++
+		k.Traces[id] = FateKept
+	}
+	if k.TooLarge > 0 && logTooLarge {
+		d.addDropped(dropTooLarge, k.TooLarge)
 	}
 	k.Dropped = d.bound(written)
 	return k, nil
@@ -165,16 +195,34 @@ func parts(spans []*tracepb.Span) []cut {
 	return append(out, cut{start, len(spans)})
 }
 
+// encoded is a session's parts as they will be written.
+type encoded struct {
+	parts [][]byte
+	spans []int // in each part
+	size  int64
+}
+
+// encodeParts is a session's parts, encoded, and what they weigh.
+func (d *Dir) encodeParts(spans []sdktrace.ReadOnlySpan, pb []*tracepb.Span) (encoded, error) {
+	var e encoded
+	for _, r := range parts(pb) {
+		b, err := encode(toOTLP(spans[r.from:r.to], pb[r.from:r.to]))
+		if err != nil {
+			return e, err
+		}
+		e.parts = append(e.parts, b)
+		e.spans = append(e.spans, r.to-r.from)
+		e.size += int64(len(b))
+	}
+	return e, nil
+}
+
 // write writes one part under a temporary name and renames it into place,
 // so that a reader sees it whole or not at all.
-func (d *Dir) write(name string, td *tracepb.TracesData) (int64, error) {
-	b, err := encode(td)
-	if err != nil {
-		return 0, err
-	}
+func (d *Dir) write(name string, b []byte) error {
 	f, err := os.CreateTemp(d.Path, ".part-*")
 	if err != nil {
-		return 0, fmt.Errorf("spool: %w", err)
+		return fmt.Errorf("spool: %w", err)
 	}
 	// No fsync: a part cut short by a crash fails its checksum and is
 	// dropped, saying so; one sync a part would slow a replay to the disk's pace.
@@ -187,17 +235,35 @@ func (d *Dir) write(name string, td *tracepb.TracesData) (int64, error) {
 	}
 	if err != nil {
 		_ = os.Remove(f.Name())
-		return 0, fmt.Errorf("spool: %w", err)
+		return fmt.Errorf("spool: %w", err)
 	}
-	return int64(len(b)), nil
+	return nil
 }
 
 // part is a part file as listed.
 type part struct {
-	name  string
-	trace string // the session's trace ID, from the name
-	dest  string // its destination's digest, from the name; unknownDest in older names
-	size  int64
+	name    string
+	trace   string // the session's trace ID, from the name
+	dest    string // its destination's digest, from the name; unknownDest in older names
+	size    int64
+	foreign bool // another user's (see owner.go): left alone
+}
+
+// parsePart reads a part's name; ok is false for a file that is no part.
+func parsePart(name string, info fs.FileInfo) (p part, ok bool) {
+	if !strings.HasSuffix(name, partSuffix) || strings.HasPrefix(name, ".") {
+		return p, false
+	}
+	p = part{name: name, size: info.Size()}
+	_, p.foreign = ownerOther(info)
+	fields := strings.Split(strings.TrimSuffix(name, partSuffix), "-")
+	if len(fields) >= 2 {
+		p.trace = fields[1]
+	}
+	if len(fields) >= 5 {
+		p.dest = fields[4]
+	}
+	return p, true
 }
 
 // list is the parts, oldest first.
@@ -211,23 +277,16 @@ func (d *Dir) list() ([]part, error) {
 	}
 	var out []part
 	for _, e := range entries {
-		name := e.Name()
-		if !strings.HasSuffix(name, partSuffix) || strings.HasPrefix(name, ".") {
+		if !strings.HasSuffix(e.Name(), partSuffix) {
 			continue
 		}
 		info, err := e.Info()
 		if err != nil {
 			continue // taken by a deliverer meanwhile
 		}
-		p := part{name: name, size: info.Size()}
-		fields := strings.Split(strings.TrimSuffix(name, partSuffix), "-")
-		if len(fields) >= 2 {
-			p.trace = fields[1]
+		if p, ok := parsePart(e.Name(), info); ok {
+			out = append(out, p)
 		}
-		if len(fields) >= 5 {
-			p.dest = fields[4]
-		}
-		out = append(out, p)
 	}
 	slices.SortFunc(out, func(a, b part) int { return cmp.Compare(a.name, b.name) })
 	return out, nil
@@ -246,7 +305,7 @@ func (d *Dir) Pending(to Destination) bool {
 			}
 			suffix = "-" + id + partSuffix
 		}
-		return strings.HasSuffix(name, suffix)
+		return strings.HasSuffix(name, suffix) && d.own(name)
 	})
 }
 
@@ -285,6 +344,7 @@ func (d *Dir) evict() (dropped int, total int64) {
 	if err != nil {
 		return 0, 0
 	}
+	parts = slices.DeleteFunc(parts, func(p part) bool { return p.foreign }) // another user's are not this one's to drop
 	for _, p := range parts {
 		total += p.size
 	}
@@ -302,29 +362,9 @@ func (d *Dir) evict() (dropped int, total int64) {
 		})
 	}
 	if dropped > 0 {
-		d.addDropped(dropped)
+		d.addDropped(dropBound, dropped)
 	}
 	return dropped, total
-}
-
-func (d *Dir) addDropped(n int) {
-	path := filepath.Join(d.Path, droppedFile)
-	b, _ := os.ReadFile(path)
-	was, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-	_ = os.WriteFile(path, []byte(strconv.Itoa(was+n)+"\n"), 0o600)
-}
-
-// takeDropped is the count of sessions dropped since the last delivery,
-// reset.
-func (d *Dir) takeDropped() int {
-	path := filepath.Join(d.Path, droppedFile)
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return 0
-	}
-	_ = os.Remove(path)
-	n, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-	return n
 }
 
 // staleAfter is how old a part being written must be to be taken for
@@ -357,11 +397,13 @@ type Delivery struct {
 	RejectedErr error
 	// Damaged part files that could not be read back, dropped.
 	Damaged int
-	// Dropped sessions, oldest first, to keep the spool within its bound
-	// since the last delivery.
-	Dropped int
+	// Dropped sessions since the user was last told (by a foreground
+	// delivery; a background one leaves them in the log).
+	Dropped Drops
 	// Waiting sessions, kept for other destinations, by address.
 	Waiting []Waiting
+	// Foreign sessions another user kept here (a root run's), left for it.
+	Foreign int
 	Err     error // why delivery stopped short; nil when all went
 }
 
@@ -371,6 +413,15 @@ type Export struct {
 	To        Destination
 	Send      func(context.Context, []sdktrace.ReadOnlySpan) error
 	Permanent func(error) bool
+	// Background: no one reads what this delivery says, so the sessions
+	// dropped stay in the log for the next run or flush to tell.
+	Background bool
+	// Prompt is how soon an answer must come for the collector to count
+	// as prompt (a run may then send to it itself); zero notes nothing.
+	Prompt time.Duration
+	// Reason says an export error in words, as the run that handed the
+	// spans over will say it; nil says err.Error().
+	Reason func(error) string
 }
 
 // Deliver sends what is kept for exp's destination, oldest first, a part
@@ -383,10 +434,10 @@ type Export struct {
 // whole.
 func (d *Dir) Deliver(ctx context.Context, exp Export, redirect bool) (Delivery, error) {
 	var r Delivery
-	if err := os.MkdirAll(d.Path, 0o700); err != nil {
+	if err := MkdirAll(d.Path); err != nil {
 		return r, fmt.Errorf("spool: %w", err)
 	}
-	unlock, err := filelock.Lock(filepath.Join(d.Path, lockFile), false)
+	unlock, err := filelock.LockOwn(filepath.Join(d.Path, lockFile), false)
 	if errors.Is(err, filelock.ErrLocked) {
 		return r, ErrBusy
 	}
@@ -395,8 +446,14 @@ func (d *Dir) Deliver(ctx context.Context, exp Export, redirect bool) (Delivery,
 	}
 	defer unlock()
 	d.removeStale()
-	d.evict()
-	r.Dropped = d.takeDropped()
+	if exp.Background {
+		// No one would be told what it dropped now: the bound is kept
+		// by the runs that keep sessions, and by flush, which say so.
+		r.Dropped = d.Dropped()
+	} else {
+		d.evict()
+		r.Dropped = d.takeDropped()
+	}
 	parts, err := d.list()
 	if err != nil {
 		return r, err
@@ -410,7 +467,12 @@ func (d *Dir) Deliver(ctx context.Context, exp Export, redirect bool) (Delivery,
 	}
 	waiting := map[string]map[string]bool{} // destination: its sessions
 	delivered, rejected, left := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	foreign := map[string]bool{}
 	for _, p := range parts {
+		if p.foreign {
+			foreign[p.trace] = true // left for its owner, unread
+			continue
+		}
 		if p.dest != to && !redirect {
 			if waiting[p.dest] == nil {
 				waiting[p.dest] = map[string]bool{}
@@ -432,7 +494,15 @@ func (d *Dir) Deliver(ctx context.Context, exp Export, redirect bool) (Delivery,
 			_ = os.Remove(path)
 			continue
 		}
-		switch err := exp.Send(ctx, spans); {
+		began := time.Now()
+		err = exp.Send(ctx, spans)
+		if p.dest == to {
+			permanent := err != nil && exp.Permanent != nil && exp.Permanent(err)
+			if !permanent {
+				d.noteAnswer(to, time.Since(began), exp.Prompt, err, exp.Reason)
+			}
+		}
+		switch {
 		case err == nil:
 			delivered[p.trace] = true
 			r.Spans += len(spans)
@@ -457,7 +527,7 @@ func (d *Dir) Deliver(ctx context.Context, exp Export, redirect bool) (Delivery,
 	for id := range left {
 		delete(delivered, id) // in part: it is not delivered until whole
 	}
-	r.Sessions, r.Rejected, r.Left = len(delivered), len(rejected), len(left)
+	r.Sessions, r.Rejected, r.Left, r.Foreign = len(delivered), len(rejected), len(left), len(foreign)
 	for id, sessions := range waiting {
 		r.Waiting = append(r.Waiting, Waiting{Address: d.address(id), Sessions: len(sessions)})
 	}
@@ -507,6 +577,7 @@ type Stats struct {
 	Sessions, Spans int
 	Bytes           int64
 	Damaged         int // files that cannot be read back
+	Foreign         int // another user's parts, not read
 }
 
 // Stat reads every kept part: how many sessions and spans wait.
@@ -518,6 +589,10 @@ func (d *Dir) Stat() (Stats, error) {
 	}
 	sessions := map[string]bool{}
 	for _, p := range parts {
+		if p.foreign {
+			st.Foreign++
+			continue
+		}
 		spans, err := read(filepath.Join(d.Path, p.name))
 		if err != nil {
 			st.Damaged++

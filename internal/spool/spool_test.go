@@ -204,7 +204,7 @@ func TestBoundDropsTheOldestFirst(t *testing.T) {
 	}
 	var got sent
 	r, _ := d.Deliver(context.Background(), got.export(nil), false)
-	if r.Sessions != 3 || r.Dropped != 2 {
+	if r.Sessions != 3 || r.Dropped.Bound != 2 {
 		t.Fatalf("delivery %+v, want 3 sessions and 2 said dropped", r)
 	}
 	traces := map[byte]bool{}
@@ -214,7 +214,7 @@ func TestBoundDropsTheOldestFirst(t *testing.T) {
 	if traces[1] || traces[2] || !traces[3] || !traces[4] || !traces[5] {
 		t.Errorf("sessions delivered %v, want the newest three (3, 4, 5)", traces)
 	}
-	if r, _ := d.Deliver(context.Background(), got.export(nil), false); r.Dropped != 0 {
+	if r, _ := d.Deliver(context.Background(), got.export(nil), false); r.Dropped.Any() {
 		t.Errorf("the drop was said twice: %+v", r)
 	}
 }

@@ -21,6 +21,11 @@ type Files struct {
 	sessions int
 	costUSD  float64 // of the sessions priced
 	unknown  int     // sessions whose cost is not known
+
+	hold         bool   // JSON reports wait for Finish (HoldJSON)
+	held         []held // the JSON reports waiting
+	fates        map[string]Spool
+	olderDropped int
 }
 
 // Wanted says a report is to be written at all.
@@ -42,25 +47,33 @@ func (f *Files) Write(r Report) {
 	for _, out := range []struct {
 		path string
 		data func() []byte
-	}{{f.Markdown, func() []byte { return []byte(r.Markdown()) }}, {f.JSON, r.JSON}} {
+		json bool
+	}{{f.Markdown, func() []byte { return []byte(r.Markdown()) }, false}, {f.JSON, r.JSON, true}} {
 		if out.path == "" {
 			continue
 		}
+		if out.json && f.hold {
+			f.held = append(f.held, held{traceID: r.TraceID, line: out.data()})
+			continue
+		}
 		if err := appendFile(out.path, out.data()); err != nil && f.err == nil {
-			f.err = fmt.Errorf("write the summary: %w", err)
+			f.err = errWrite(err)
 		}
 	}
 }
 
+func errWrite(err error) error { return fmt.Errorf("write the summary: %w", err) }
+
 // Finish ends the Markdown report of a run of several sessions with
 // their total cost.
 func (f *Files) Finish() {
-	if f == nil || f.Markdown == "" {
+	if f == nil {
 		return
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.sessions < 2 {
+	f.writeHeld()
+	if f.Markdown == "" || f.sessions < 2 {
 		return
 	}
 	line := fmt.Sprintf("**%d sessions: %s estimated in all**", f.sessions, pricing.USD(f.costUSD))

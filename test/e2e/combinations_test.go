@@ -76,19 +76,35 @@ type mode struct {
 type spoolState string
 
 const (
-	spoolEmpty   spoolState = "spool empty"
-	spoolHere    spoolState = "kept for this collector"
-	spoolOther   spoolState = "kept for another collector"
-	collUp                  = "up"
-	collDown                = "down"
-	collHanging             = "hanging"
-	collRefusing            = "refusing"
+	spoolEmpty spoolState = "spool empty"
+	spoolHere  spoolState = "kept for this collector"
+	spoolOther spoolState = "kept for another collector"
+	// spoolTight: a session kept for this collector, and a bound with
+	// room for it and little more: a user's session is too large to keep.
+	spoolTight spoolState = "kept, bound nearly full"
+)
+
+// What the collector does.
+const (
+	collUp       = "up"
+	collDown     = "down"
+	collHanging  = "hanging"
+	collRefusing = "refusing"
+	// collLate answers every export, after the flush timeout (1.5 s
+	// against 1 s), within the export timeout.
+	collLate = "late"
 )
 
 var (
-	spoolStates = []spoolState{spoolEmpty, spoolHere, spoolOther}
-	collectors  = []string{collUp, collDown, collHanging, collRefusing}
+	spoolStates = []spoolState{spoolEmpty, spoolHere, spoolOther, spoolTight}
+	collectors  = []string{collUp, collDown, collHanging, collRefusing, collLate}
 )
+
+// takes says the collector takes what a delivery sends it.
+func takes(coll string) bool { return coll == collUp || coll == collLate }
+
+// holdsHere says the spool holds a session kept for this collector.
+func holdsHere(sp spoolState) bool { return sp == spoolHere || sp == spoolTight }
 
 // copyBinary copies cursor-otel to path, as a user's cp or installer does.
 // It writes with the fork lock held, so that no process a parallel test
@@ -216,20 +232,20 @@ var modes = []mode{
 	}},
 	{name: "flush", delivers: true, run: func(t *testing.T, c *cell) result {
 		r := c.start(t, c.own, nil, "flush")
-		failing := c.spool == spoolHere && c.collector != collUp
+		failing := holdsHere(c.spool) && !takes(c.collector)
 		switch {
 		case failing && r.exit != 1, !failing && r.exit != 0:
 			t.Errorf("exit %d (%s, collector %s); stdout %q stderr %q", r.exit, c.spool, c.collector, r.stdout, r.stderr)
 		case c.spool == spoolOther && !strings.Contains(r.stdout, "kept for "+otherCollector.Address+" wait for that collector"):
 			t.Errorf("stdout %q: want how many sessions wait, and for which address", r.stdout)
-		case c.spool == spoolHere && c.collector == collUp && !strings.Contains(r.stdout, "delivered 1 session (3 spans)"):
+		case holdsHere(c.spool) && takes(c.collector) && !strings.Contains(r.stdout, "delivered 1 session (3 spans)"):
 			t.Errorf("stdout %q: want the kept session delivered", r.stdout)
 		}
 		return r
 	}},
 	{name: "flush --redirect", delivers: true, redirects: true, run: func(t *testing.T, c *cell) result {
 		r := c.start(t, c.own, nil, "flush", "--redirect")
-		failing := c.spool != spoolEmpty && c.collector != collUp
+		failing := c.spool != spoolEmpty && !takes(c.collector)
 		if failing && r.exit != 1 || !failing && r.exit != 0 {
 			t.Errorf("exit %d (%s, collector %s); stdout %q stderr %q", r.exit, c.spool, c.collector, r.stdout, r.stderr)
 		}
@@ -351,6 +367,7 @@ type cell struct {
 	runs         string // the stand-in agent's runs, a line each
 	recv         *otlptest.Receiver
 	keptTrace    string // the session kept before the run
+	bound        int64  // CURSOR_OTEL_SPOOL_MAX, for spoolTight
 	realAgentDir string
 }
 
@@ -362,13 +379,20 @@ func runCell(t *testing.T, m mode, sh shape, sp spoolState, coll string) {
 	c.id = fmt.Sprintf("cell-%d-%d", os.Getpid(), cellCount.Add(1))
 	t.Cleanup(func() { killCell(c.id) })
 	c.setUp(t)
-	m.run(t, c)
+	r := m.run(t, c)
+	c.checkDropsSaid(t, r)
 
 	// Nothing cursor-otel starts outlives its bound: with an export
 	// timeout of 1 s, a background delivery is done within seconds.
 	left := waitForCell(c.id, 20*time.Second)
 	if len(left) > 0 {
 		t.Errorf("%d processes of cursor-otel's still alive 20 s after the user's run: %v", len(left), left)
+	}
+	if c.collector == collLate {
+		// A later delivery: what the run sent, and the collector took
+		// after the flush timeout, must not go again.
+		c.start(t, c.own, nil, "flush")
+		waitForCell(c.id, 20*time.Second)
 	}
 	c.checkAgentRuns(t)
 	c.checkDelivery(t)
@@ -420,6 +444,10 @@ func (c *cell) setUp(t *testing.T) {
 		if c.collector == collRefusing {
 			c.recv.Refuse(status.Error(codes.PermissionDenied, "this token may not write here"))
 		}
+	case collLate:
+		c.recv = otlptest.StartGRPC(t)
+		c.recv.SlowDown(1500 * time.Millisecond)
+		endpoint = c.recv.Endpoint
 	case collDown:
 		endpoint = otlptest.Down(t)
 	case collHanging:
@@ -435,13 +463,24 @@ func (c *cell) setUp(t *testing.T) {
 		"FAKEAGENT_STREAM=examples/fix-failing-test.ndjson", "FAKEAGENT_SPEED=1000000", "FAKEAGENT_RUNS=" + c.runs,
 		cellMarker + "=" + c.id,
 	}
+	if c.collector == collLate {
+		c.env = append(c.env, "OTEL_EXPORTER_OTLP_TIMEOUT=4000") // it answers; after the flush timeout
+	}
 	switch c.spool {
-	case spoolHere:
+	case spoolHere, spoolTight:
 		to, ok := tracer.Destination(lookup(c.env))
 		if !ok {
 			t.Fatal("no destination for the cell's settings")
 		}
 		c.keptTrace = keepSession(t, spoolDir, to, 0xa1)
+		if c.spool == spoolTight {
+			st, err := spool.Open(spoolDir, 0).Stat()
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.bound = st.Bytes + 1024 // the example's session weighs several times more
+			c.env = append(c.env, fmt.Sprintf("CURSOR_OTEL_SPOOL_MAX=%d", c.bound))
+		}
 	case spoolOther:
 		c.keptTrace = keepSession(t, spoolDir, otherCollector, 0xb2)
 	}
@@ -536,7 +575,7 @@ func (c *cell) checkDelivery(t *testing.T) {
 		case c.mode.redirects:
 		case c.spool == spoolOther && kept > 0:
 			t.Errorf("%d spans of a session kept for %s arrived at this collector", kept, otherCollector.Address)
-		case c.spool == spoolHere && c.collector == collUp && c.mode.delivers && kept != 3:
+		case holdsHere(c.spool) && takes(c.collector) && c.mode.delivers && kept != 3:
 			t.Errorf("%d spans of the kept session arrived; want its 3", kept)
 		}
 	}
@@ -546,8 +585,28 @@ func (c *cell) checkDelivery(t *testing.T) {
 	}
 	// What cursor-otel does for itself is never kept as a session: at
 	// most the one kept before and the user's own.
-	if st, err := spool.Open(dir, 0).Stat(); err != nil || st.Sessions > 1+max(1, c.mode.sessions) {
+	st, err := spool.Open(dir, 0).Stat()
+	if err != nil || st.Sessions > 1+max(1, c.mode.sessions) {
 		t.Errorf("%d sessions kept (%v); want at most the one kept before and the user's %d", st.Sessions, err, max(1, c.mode.sessions))
+	}
+	if c.spool == spoolTight && st.Bytes > c.bound {
+		t.Errorf("the spool holds %d bytes, over its bound of %d", st.Bytes, c.bound)
+	}
+}
+
+// checkDropsSaid: a user's session too large for a nearly full spool is
+// said to be dropped, never to be kept, by the run that dropped it (wrap
+// and replay say what the collector did not take).
+func (c *cell) checkDropsSaid(t *testing.T, r result) {
+	t.Helper()
+	if c.spool != spoolTight || c.collector == collUp || (c.mode.name != "wrap" && c.mode.name != "replay") {
+		return
+	}
+	switch {
+	case strings.Contains(r.stderr, "kept in"):
+		t.Errorf("stderr %q: says kept, for a session too large to keep", r.stderr)
+	case !strings.Contains(r.stderr, "dropped: larger than the spool's bound"):
+		t.Errorf("stderr %q: want the session said dropped as too large", r.stderr)
 	}
 }
 

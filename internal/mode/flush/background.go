@@ -3,11 +3,13 @@ package flush
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/cursor-otel/cursor-otel/internal/filelock"
+	"github.com/cursor-otel/cursor-otel/internal/spool"
 )
 
 // BackgroundTimeout bounds a delivery started by another run.
@@ -30,15 +32,20 @@ const (
 // and whether a background delivery must be started for it: none is when
 // one is alive, which looks again before it ends.
 func Want(dir string) (start bool) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := spool.MkdirAll(dir); err != nil {
 		return false
 	}
 	// First the mark, then the look: a delivery ending now either sees
 	// the mark, or was gone before the look.
-	if err := os.WriteFile(filepath.Join(dir, againFile), nil, 0o600); err != nil {
+	again := filepath.Join(dir, againFile)
+	err := os.WriteFile(again, nil, 0o600)
+	if errors.Is(err, fs.ErrPermission) && os.Remove(again) == nil {
+		err = os.WriteFile(again, nil, 0o600) // another user's (a root run's): made anew
+	}
+	if err != nil {
 		return false
 	}
-	unlock, err := filelock.Lock(filepath.Join(dir, delivererLock), false)
+	unlock, err := filelock.LockOwn(filepath.Join(dir, delivererLock), false)
 	if err != nil {
 		return !errors.Is(err, filelock.ErrLocked)
 	}
@@ -59,7 +66,7 @@ func Background(c Config, dir string, first func(context.Context)) int {
 	defer cancel()
 	status := 0
 	for ctx.Err() == nil {
-		unlock, err := filelock.Lock(filepath.Join(dir, delivererLock), false)
+		unlock, err := filelock.LockOwn(filepath.Join(dir, delivererLock), false)
 		if err != nil {
 			return status
 		}

@@ -1,16 +1,19 @@
 // Package flush is cursor-otel's flush command: it delivers the sessions
 // earlier runs kept because the collector did not take them, now (and
-// says what went), or in the background for another run (and says it in
-// a file).
+// says what went), or in the background for another run (saying
+// nothing: what it could not do, and what it dropped, the next run or
+// flush says).
 package flush
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -27,17 +30,18 @@ type Config struct {
 	Environ  []string
 	Stdout   io.Writer
 	Stderr   io.Writer
-	// Background: started by another run, it prints nothing and writes
-	// what became of the delivery to last-delivery.txt in the spool. (Its
-	// context bounds it, by BackgroundTimeout.)
+	// Background: started by another run, it prints nothing, and leaves
+	// the sessions it dropped for the next flush to say. (Its context
+	// bounds it, by BackgroundTimeout.)
 	Background bool
 	// Redirect also sends the sessions kept for other destinations to
 	// today's: only when the user says so (flush --redirect).
 	Redirect bool
 }
 
-// StatusFile is where a background delivery says what it did.
-const StatusFile = "last-delivery.txt"
+// oldStatusFile is where background deliveries of earlier versions
+// wrote what they did, read by no one: a flush removes it.
+const oldStatusFile = "last-delivery.txt"
 
 // Run delivers and returns the exit status: 0 when nothing is left
 // kept (or another process is delivering), 1 when some could not go.
@@ -52,14 +56,27 @@ func Run(ctx context.Context, c Config) int {
 			return 0
 		}
 	} else if !dir.Holds() {
-		return c.done(0, "nothing kept in "+s.Spool)
+		msg := "nothing kept in " + s.Spool
+		if said := SayDropped(dir.TakeDropped()); said != "" {
+			msg += "; " + said
+		}
+		if said := SayForeign(dir.Foreign()); said != "" {
+			msg += "; " + said
+		}
+		return c.done(0, msg)
 	}
 	redactor := s.Redactor(c.Environ)
 	d, err := tracer.NewDelivery(ctx, s.Tracing(c.Getenv, redactor))
 	if err != nil {
 		return c.done(1, redactor.Redact(fmt.Sprintf("cannot deliver the sessions kept in %s: %v", s.Spool, err)))
 	}
-	r, err := dir.Deliver(ctx, d.Export(), c.Redirect)
+	exp := d.Export()
+	exp.Background = c.Background
+	// An answer within half the flush timeout leaves a run time to send
+	// itself; slower, runs hand their spans over to a delivery like this.
+	exp.Prompt = cmp.Or(s.FlushTimeout, tracer.DefaultFlushTimeout) / 2
+	exp.Reason = func(err error) string { return redactor.Redact(tracer.Reason(err)) }
+	r, err := dir.Deliver(ctx, exp, c.Redirect)
 	shutdown, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	_ = d.Shutdown(shutdown)
@@ -73,13 +90,19 @@ func Run(ctx context.Context, c Config) int {
 	if r.Err != nil {
 		status = 1
 	}
-	return c.done(status, redactor.Redact(Say(r, d.Endpoint, s.Spool)))
+	said := Say(r, d.Endpoint, s.Spool)
+	if !c.Background {
+		if foreign := SayForeign(dir.Foreign()); foreign != "" {
+			said = strings.Join(slices.DeleteFunc([]string{said, foreign}, func(s string) bool { return s == "" }), "; ")
+		}
+	}
+	return c.done(status, redactor.Redact(said))
 }
 
 // Say is what a delivery did, in one line.
 func Say(r spool.Delivery, endpoint, dir string) string {
 	var parts []string
-	if r.Sessions > 0 || r.Err == nil && r.Rejected == 0 && r.Damaged == 0 && len(r.Waiting) == 0 {
+	if r.Sessions > 0 || r.Err == nil && r.Rejected == 0 && r.Damaged == 0 && len(r.Waiting) == 0 && r.Foreign == 0 {
 		parts = append(parts, fmt.Sprintf("delivered %s (%s) to %s", oneline.Count(r.Sessions, "session"), oneline.Count(r.Spans, "span"), endpoint))
 	}
 	if r.Err != nil {
@@ -91,8 +114,8 @@ func Say(r spool.Delivery, endpoint, dir string) string {
 	if r.Damaged > 0 {
 		parts = append(parts, fmt.Sprintf("%s damaged (cut short or overwritten), dropped", oneline.Count(r.Damaged, "kept file")))
 	}
-	if r.Dropped > 0 {
-		parts = append(parts, fmt.Sprintf("%s dropped earlier, oldest first, to keep the spool within CURSOR_OTEL_SPOOL_MAX", oneline.Count(r.Dropped, "session")))
+	if said := SayDropped(r.Dropped); said != "" {
+		parts = append(parts, said)
 	}
 	for _, w := range r.Waiting {
 		parts = append(parts, fmt.Sprintf("%s kept for %s wait for that collector (cursor-otel flush --redirect sends them to %s instead)",
@@ -101,16 +124,46 @@ func Say(r spool.Delivery, endpoint, dir string) string {
 	return strings.Join(parts, "; ")
 }
 
+// SayForeign names what another user (a root run, sudo -E) left in the
+// spool: its sessions wait for it, its files stay; "" when nothing.
+func SayForeign(f spool.Foreign) string {
+	if !f.Any() {
+		return ""
+	}
+	files := slices.Clone(f.Files)
+	if f.Parts > 0 {
+		files = append(files, oneline.Count(f.Parts, "kept part"))
+	}
+	msg := fmt.Sprintf("files of another user (uid %d) left as they are: %s", f.UID, strings.Join(files, ", "))
+	if f.Sessions > 0 {
+		msg = fmt.Sprintf("%s kept by another user (uid %d) wait for it (it can deliver them: sudo -E cursor-otel flush); its files here are left as they are: %s",
+			oneline.Count(f.Sessions, "session"), f.UID, strings.Join(files, ", "))
+	}
+	return msg
+}
+
+// SayDropped is the sessions dropped since the user was last told, in
+// words; "" when none were.
+func SayDropped(d spool.Drops) string {
+	var parts []string
+	if d.Bound > 0 {
+		parts = append(parts, fmt.Sprintf("%s dropped earlier, oldest first, to keep the spool within CURSOR_OTEL_SPOOL_MAX", oneline.Count(d.Bound, "session")))
+	}
+	if d.TooLarge > 0 {
+		parts = append(parts, fmt.Sprintf("%s dropped earlier as larger than CURSOR_OTEL_SPOOL_MAX by itself, never kept", oneline.Count(d.TooLarge, "session")))
+	}
+	return strings.Join(parts, "; ")
+}
+
 // done says what happened: on stdout (or stderr, for a failure) in the
-// foreground, in StatusFile in the background.
+// foreground; nothing in the background.
 func (c Config) done(status int, msg string) int {
 	line := oneline.Join("cursor-otel: " + msg)
 	if c.Background {
-		if c.Settings.Spool != "" {
-			_ = os.WriteFile(filepath.Join(c.Settings.Spool, StatusFile),
-				[]byte(time.Now().UTC().Format(time.RFC3339)+" "+line+"\n"), 0o600)
-		}
 		return 0
+	}
+	if c.Settings.Spool != "" {
+		_ = os.Remove(filepath.Join(c.Settings.Spool, oldStatusFile))
 	}
 	w := c.Stdout
 	if status != 0 {

@@ -54,6 +54,11 @@ func drain(ctx context.Context, c FlushConfig) {
 			return
 		}
 		cfg := s.Tracing(c.Getenv, s.Redactor(c.Environ))
+		// No user waits on this exit (a background delivery, or flush):
+		// the collector gets the export timeout to answer, not the flush
+		// timeout, so that one answering late is not sent the records
+		// again from the spool.
+		cfg.FlushTimeout = max(cfg.FlushTimeout, tracer.ExportTimeout(c.Getenv)+time.Second)
 		prov, err := tracer.New(ctx, cfg)
 		if err != nil {
 			prov = tracer.NewNoExport(ctx, cfg)

@@ -33,6 +33,9 @@ type Config struct {
 	// DeliverKept starts delivering, in the background, what earlier runs
 	// kept. Nil starts nothing.
 	DeliverKept func()
+	// Deliverer starts the background delivery for the run to hand its
+	// last spans over to (tracer.Config.Deliverer). Nil hands nothing over.
+	Deliverer func()
 }
 
 // Run replays each file as its own stream, prints each trace as a tree, and
@@ -48,7 +51,9 @@ func Run(ctx context.Context, c Config) int {
 	status := 0
 	redactor := s.Redactor(c.Environ)
 	reports := s.Reports()
+	reports.HoldJSON()
 	cfg := s.Tracing(c.Getenv, redactor)
+	cfg.Deliverer = c.Deliverer
 	if !s.Quiet {
 		cfg.Processors = append(cfg.Processors, tracer.OnTraceEnd(func(t tracer.Trace) { tree.Print(c.Stdout, t.Spans, t.Finished) }))
 	}
@@ -90,6 +95,7 @@ func Run(ctx context.Context, c Config) int {
 	// failed) are said even with --quiet and make the status 1; a missing
 	// default collector is a warning. All of it in one line.
 	report := prov.Shutdown(ctx)
+	settings.Spooled(reports, report)
 	reports.Finish()
 	var notes []string
 	if err := reports.Err(); err != nil {

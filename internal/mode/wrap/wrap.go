@@ -47,6 +47,9 @@ type Config struct {
 	// DeliverKept starts delivering, in the background, what earlier runs
 	// kept; called once the agent runs. Nil starts nothing.
 	DeliverKept func()
+	// Deliverer starts the background delivery for the run to hand its
+	// last spans over to (tracer.Config.Deliverer). Nil hands nothing over.
+	Deliverer func()
 }
 
 func (c *Config) getenv(key string) string {
@@ -138,7 +141,8 @@ func traced(ctx context.Context, c Config, path string, env []string, inv agent.
 		fmt.Fprintln(c.Stderr, oneline.Join(fmt.Sprintf("start %s: %v", path, unwrapAll(err))))
 		code := statusCannotRun
 		r.rec.Finish(spanmap.End{Time: time.Now(), ExitCode: &code, NoStream: true})
-		r.prov.Shutdown(ctx)
+		settings.Spooled(r.reports, r.prov.Shutdown(ctx))
+		r.reports.Finish()
 		return statusCannotRun
 	}
 	return r.follow(ctx, c, proc, p)
@@ -160,7 +164,9 @@ type recording struct {
 func setUp(ctx context.Context, c Config, path string, inv agent.Invocation, p plan, parent context.Context, validParent bool) *recording {
 	s := c.Settings
 	r := &recording{s: s, redactor: s.Redactor(c.Environ, inv.APIKey), reports: s.Reports()}
+	r.reports.HoldJSON() // until the flush says what became of the session
 	cfg := s.Tracing(c.getenv, r.redactor)
+	cfg.Deliverer = c.Deliverer
 	prov, err := tracer.New(ctx, cfg)
 	if err != nil {
 		// The settings were checked; what is left (an exporter that
@@ -259,6 +265,7 @@ func (r *recording) follow(ctx context.Context, c Config, proc *agent.Process, p
 		render.finish(exit.Code == 0)
 	}
 	report := prov.Shutdown(ctx)
+	settings.Spooled(reports, report)
 	if broken != nil {
 		notes = append(notes, fmt.Sprintf("%v; the trace is incomplete", broken))
 	}
