@@ -24,15 +24,9 @@ type Turns struct {
 
 // Last is the root of the conversation's last turn.
 func (t Turns) Last(conversation string) (trace.SpanContext, bool) {
+	// No lock: a state is written whole (renamed into place), and this
+	// makes nothing, not even a lock file, in a directory it may not own.
 	path := conversationFile(t.Dir, conversationName(conversation))
-	if _, err := os.Stat(path); err != nil {
-		return trace.SpanContext{}, false // never traced here: no lock, no directory made
-	}
-	unlock, err := filelock.Lock(filepath.Join(t.Dir, "state.lock"), true)
-	if err != nil {
-		return trace.SpanContext{}, false
-	}
-	defer unlock()
 	var st spanmap.HookState
 	if b, err := os.ReadFile(path); err != nil || json.Unmarshal(b, &st) != nil || st.Root == nil {
 		return trace.SpanContext{}, false
@@ -50,6 +44,9 @@ func (t Turns) SetLast(conversation string, root trace.SpanContext) {
 	now := time.Now
 	if t.Now != nil {
 		now = t.Now
+	}
+	if anotherUsers(t.Dir) {
+		return // a root run in the user's home links, but leaves the user's state alone
 	}
 	if err := os.MkdirAll(filepath.Join(t.Dir, "conversations"), 0o700); err != nil {
 		return
