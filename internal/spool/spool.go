@@ -93,10 +93,7 @@ func (d *Dir) Keep(to Destination, spans []sdktrace.ReadOnlySpan) (Kept, error) 
 		return k, fmt.Errorf("spool: %w", err)
 	}
 	_ = os.Chmod(d.Path, 0o700) // made earlier with a wider mode, or by the user
-	dest, err := d.id(to, true)
-	if err == nil {
-		err = d.remember(dest, to)
-	}
+	dest, err := d.ID(to)
 	if err != nil {
 		return k, err
 	}
@@ -224,9 +221,7 @@ func (d *Dir) list() ([]part, error) {
 		if len(fields) >= 2 {
 			p.trace = fields[1]
 		}
-		if len(fields) >= 5 {
-			p.dest = fields[4]
-		}
+		p.dest = destOf(name)
 		out = append(out, p)
 	}
 	slices.SortFunc(out, func(a, b part) int { return cmp.Compare(a.name, b.name) })
@@ -237,17 +232,25 @@ func (d *Dir) list() ([]part, error) {
 // cheap enough for every run's start. Sessions kept for another
 // destination are not pending here: no run delivers them on its own.
 func (d *Dir) Pending(to Destination) bool {
-	suffix := "" // the destination's, once a part is seen
+	var ids map[string]bool // the destination's, once a part is seen
 	return d.anyPart(func(name string) bool {
-		if suffix == "" {
-			id, _ := d.id(to, false)
-			if id == "" {
+		if ids == nil {
+			if ids = d.ids(to); ids == nil {
 				return false // no key: nothing was kept with a destination
 			}
-			suffix = "-" + id + partSuffix
 		}
-		return strings.HasSuffix(name, suffix)
+		return ids[destOf(name)]
 	})
+}
+
+// destOf is the destination's digest a part's name carries; unknownDest
+// in names given before destinations were written down.
+func destOf(name string) string {
+	fields := strings.Split(strings.TrimSuffix(name, partSuffix), "-")
+	if len(fields) >= 5 {
+		return fields[4]
+	}
+	return unknownDest
 }
 
 // Holds says whether anything is kept, for whatever destination.
@@ -401,17 +404,12 @@ func (d *Dir) Deliver(ctx context.Context, exp Export, redirect bool) (Delivery,
 	if err != nil {
 		return r, err
 	}
-	to, err := d.id(exp.To, false)
-	if err != nil {
-		return r, err
-	}
-	if to == unknownDest {
-		to = "\x00" // no key yet: no part was kept for exp's destination, whatever else was
-	}
+	// No key yet: no part was kept for exp's destination, whatever else was.
+	to := d.ids(exp.To)
 	waiting := map[string]map[string]bool{} // destination: its sessions
 	delivered, rejected, left := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, p := range parts {
-		if p.dest != to && !redirect {
+		if !to[p.dest] && !redirect {
 			if waiting[p.dest] == nil {
 				waiting[p.dest] = map[string]bool{}
 			}
@@ -459,7 +457,9 @@ func (d *Dir) Deliver(ctx context.Context, exp Export, redirect bool) (Delivery,
 	}
 	r.Sessions, r.Rejected, r.Left = len(delivered), len(rejected), len(left)
 	for id, sessions := range waiting {
-		r.Waiting = append(r.Waiting, Waiting{Address: d.address(id), Sessions: len(sessions)})
+		w := d.Describe(id, exp.To)
+		w.Sessions = len(sessions)
+		r.Waiting = append(r.Waiting, w)
 	}
 	slices.SortFunc(r.Waiting, func(a, b Waiting) int { return cmp.Compare(a.Address, b.Address) })
 	d.forget()
@@ -481,7 +481,11 @@ func (d *Dir) forget() {
 	entries, _ := os.ReadDir(d.Path)
 	for _, e := range entries {
 		id, ok := strings.CutSuffix(e.Name(), destSuffix)
-		if !ok || used[id] || strings.HasPrefix(id, ".") {
+		if !ok || strings.HasPrefix(id, ".") {
+			continue
+		}
+		if used[id] {
+			d.scrub(id)
 			continue
 		}
 		if info, err := e.Info(); err == nil && d.now().Sub(info.ModTime()) > time.Minute {

@@ -202,7 +202,7 @@ var modes = []mode{
 		switch {
 		case failing && r.exit != 1, !failing && r.exit != 0:
 			t.Errorf("exit %d (%s, collector %s); stdout %q stderr %q", r.exit, c.spool, c.collector, r.stdout, r.stderr)
-		case c.spool == spoolOther && !strings.Contains(r.stdout, "kept for "+otherCollector.Address+" wait for that collector"):
+		case c.spool == spoolOther && !strings.Contains(r.stdout, "kept for "+otherCollector.Shown()+" with authorization (not set today) wait for that collector"):
 			t.Errorf("stdout %q: want how many sessions wait, and for which address", r.stdout)
 		case c.spool == spoolHere && c.collector == collUp && !strings.Contains(r.stdout, "delivered 1 session (3 spans)"):
 			t.Errorf("stdout %q: want the kept session delivered", r.stdout)
@@ -227,7 +227,8 @@ var modes = []mode{
 }
 
 // otherCollector is where the sessions of spoolOther were going.
-var otherCollector = spool.Destination{Address: "https://otlp.other-client.example:4317 (grpc)", Secret: "other client's credentials"}
+var otherCollector = spool.Destination{Address: "https://otlp.other-client.example:4317", Protocol: "grpc",
+	Headers: map[string]string{"authorization": "Bearer other client's credentials"}}
 
 // A cell is one mode, under one shape, with one spool and one collector.
 type cell struct {

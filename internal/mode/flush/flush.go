@@ -73,11 +73,12 @@ func Run(ctx context.Context, c Config) int {
 	if r.Err != nil {
 		status = 1
 	}
-	return c.done(status, redactor.Redact(Say(r, d.Endpoint, s.Spool)))
+	return c.done(status, redactor.Redact(Say(r, d.Endpoint, d.Shown, s.Spool)))
 }
 
-// Say is what a delivery did, in one line.
-func Say(r spool.Delivery, endpoint, dir string) string {
+// Say is what a delivery did, in one line: endpoint is where it went as
+// the user wrote it, shown as the spool tells destinations apart.
+func Say(r spool.Delivery, endpoint, shown, dir string) string {
 	var parts []string
 	if r.Sessions > 0 || r.Err == nil && r.Rejected == 0 && r.Damaged == 0 && len(r.Waiting) == 0 {
 		parts = append(parts, fmt.Sprintf("delivered %s (%s) to %s", oneline.Count(r.Sessions, "session"), oneline.Count(r.Spans, "span"), endpoint))
@@ -95,10 +96,20 @@ func Say(r spool.Delivery, endpoint, dir string) string {
 		parts = append(parts, fmt.Sprintf("%s dropped earlier, oldest first, to keep the spool within CURSOR_OTEL_SPOOL_MAX", oneline.Count(r.Dropped, "session")))
 	}
 	for _, w := range r.Waiting {
-		parts = append(parts, fmt.Sprintf("%s kept for %s wait for that collector (cursor-otel flush --redirect sends them to %s instead)",
-			oneline.Count(w.Sessions, "session"), w.Address, endpoint))
+		parts = append(parts, SayWaiting(oneline.Count(w.Sessions, "session"), w, shown))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// SayWaiting says that what (so many sessions) waits for the destination
+// of w, what differs from today's (shown), and how to send it there.
+func SayWaiting(what string, w spool.Waiting, shown string) string {
+	differs := ""
+	if len(w.Differs) > 0 {
+		differs = " with " + strings.Join(w.Differs, ", ")
+	}
+	return fmt.Sprintf("%s kept for %s%s wait for that collector (cursor-otel flush --redirect sends them to %s instead)",
+		what, w.Address, differs, shown)
 }
 
 // done says what happened: on stdout (or stderr, for a failure) in the
