@@ -202,7 +202,7 @@ var modes = []mode{
 		switch {
 		case failing && r.exit != 1, !failing && r.exit != 0:
 			t.Errorf("exit %d (%s, collector %s); stdout %q stderr %q", r.exit, c.spool, c.collector, r.stdout, r.stderr)
-		case c.spool == spoolOther && !strings.Contains(r.stdout, "kept for "+otherCollector.Shown()+" with authorization (not set today) wait for that collector"):
+		case c.spool == spoolOther && !strings.Contains(r.stdout, "kept for "+otherCollector.Shown()+" with authorization (not set today) waits for that collector"):
 			t.Errorf("stdout %q: want how many sessions wait, and for which address", r.stdout)
 		case c.spool == spoolHere && c.collector == collUp && !strings.Contains(r.stdout, "delivered 1 session (3 spans)"):
 			t.Errorf("stdout %q: want the kept session delivered", r.stdout)

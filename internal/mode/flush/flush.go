@@ -96,20 +96,25 @@ func Say(r spool.Delivery, endpoint, shown, dir string) string {
 		parts = append(parts, fmt.Sprintf("%s dropped earlier, oldest first, to keep the spool within CURSOR_OTEL_SPOOL_MAX", oneline.Count(r.Dropped, "session")))
 	}
 	for _, w := range r.Waiting {
-		parts = append(parts, SayWaiting(oneline.Count(w.Sessions, "session"), w, shown))
+		parts = append(parts, SayWaiting(w.Sessions, "session", w, shown))
 	}
 	return strings.Join(parts, "; ")
 }
 
-// SayWaiting says that what (so many sessions) waits for the destination
-// of w, what differs from today's (shown), and how to send it there.
-func SayWaiting(what string, w spool.Waiting, shown string) string {
+// SayWaiting says that n of what (sessions, spans) wait for the
+// destination of w, what differs from today's (shown), and how to send
+// them there.
+func SayWaiting(n int, what string, w spool.Waiting, shown string) string {
 	differs := ""
 	if len(w.Differs) > 0 {
 		differs = " with " + strings.Join(w.Differs, ", ")
 	}
-	return fmt.Sprintf("%s kept for %s%s wait for that collector (cursor-otel flush --redirect sends them to %s instead)",
-		what, w.Address, differs, shown)
+	verb, them := "wait", "them"
+	if n == 1 {
+		verb, them = "waits", "it"
+	}
+	return fmt.Sprintf("%s kept for %s%s %s for that collector (cursor-otel flush --redirect sends %s to %s instead)",
+		oneline.Count(n, what), w.Address, differs, verb, them, shown)
 }
 
 // done says what happened: on stdout (or stderr, for a failure) in the
