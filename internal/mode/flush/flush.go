@@ -34,6 +34,10 @@ type Config struct {
 	// Redirect also sends the sessions kept for other destinations to
 	// today's: only when the user says so (flush --redirect).
 	Redirect bool
+	// Wait bounds how long a flush the user runs waits for another
+	// delivery at work on the spool (BackgroundLife when zero: by then a
+	// background one has ended).
+	Wait time.Duration
 }
 
 // StatusFile is where a background delivery says what it did.
@@ -60,12 +64,23 @@ func Run(ctx context.Context, c Config) int {
 		return c.done(1, redactor.Redact(fmt.Sprintf("cannot deliver the sessions kept in %s: %v", s.Spool, err)))
 	}
 	r, err := dir.Deliver(ctx, d.Export(), c.Redirect)
+	if errors.Is(err, spool.ErrBusy) && !c.Background {
+		// Asked to deliver now (or redirect): wait for the other
+		// delivery, whose settings may not be these, then do it.
+		await(ctx, c.wait(), c.sayWaiting, func() bool {
+			r, err = dir.Deliver(ctx, d.Export(), c.Redirect)
+			return !errors.Is(err, spool.ErrBusy)
+		})
+	}
 	shutdown, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	_ = d.Shutdown(shutdown)
 	switch {
-	case errors.Is(err, spool.ErrBusy):
+	case errors.Is(err, spool.ErrBusy) && c.Background:
 		return c.done(0, "another cursor-otel is delivering the sessions kept in "+s.Spool)
+	case errors.Is(err, spool.ErrBusy):
+		return c.done(1, fmt.Sprintf("another cursor-otel has been delivering the sessions kept in %s for over %s; nothing sent%s: run cursor-otel flush again once it ends",
+			s.Spool, c.wait(), map[bool]string{true: " or redirected", false: ""}[c.Redirect]))
 	case err != nil:
 		return c.done(1, redactor.Redact(err.Error()))
 	}
@@ -115,6 +130,22 @@ func SayWaiting(n int, what string, w spool.Waiting, shown string) string {
 	}
 	return fmt.Sprintf("%s kept for %s%s %s for that collector (cursor-otel flush --redirect sends %s to %s instead)",
 		oneline.Count(n, what), w.Address, differs, verb, them, shown)
+}
+
+func (c Config) wait() time.Duration {
+	if c.Wait > 0 {
+		return c.Wait
+	}
+	return BackgroundLife
+}
+
+// sayWaiting says, on stderr, that this flush waits for another delivery
+// to end before it does its own.
+func (c Config) sayWaiting() {
+	if !c.Background && c.Stderr != nil {
+		fmt.Fprintln(c.Stderr, oneline.Join(fmt.Sprintf("another cursor-otel is delivering the sessions kept in %s; waiting for it to end (at most %s)",
+			c.Settings.Spool, c.wait())))
+	}
 }
 
 // done says what happened: on stdout (or stderr, for a failure) in the
