@@ -322,7 +322,8 @@ func (f *flushCmd) Run(c *cli, status *int) error {
 		*status = 1
 		return nil
 	}
-	hook.Flush(ctx, hook.FlushConfig{Settings: s, Environ: os.Environ(), Getenv: os.Getenv, StateDir: state})
+	fc.HookExported = hook.Flush(ctx, hook.FlushConfig{Settings: s, Environ: os.Environ(), Getenv: os.Getenv, StateDir: state, Redirect: f.Redirect})
+	fc.HookWaiting = hook.HooksWaiting(state, os.Getenv)
 	*status = flush.Run(ctx, fc)
 	return nil
 }

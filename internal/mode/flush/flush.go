@@ -34,6 +34,11 @@ type Config struct {
 	// Redirect also sends the sessions kept for other destinations to
 	// today's: only when the user says so (flush --redirect).
 	Redirect bool
+	// HookWaiting are the hooks' records (spans) kept for other
+	// destinations, which flush says wait beside the sessions.
+	HookWaiting []spool.Waiting
+	// HookExported is how many of the hooks' spans this flush exported.
+	HookExported int
 	// Wait bounds how long a flush the user runs waits for another
 	// delivery at work on the spool (BackgroundLife when zero: by then a
 	// background one has ended).
@@ -56,6 +61,9 @@ func Run(ctx context.Context, c Config) int {
 			return 0
 		}
 	} else if !dir.Holds() {
+		if len(c.HookWaiting) > 0 || c.HookExported > 0 {
+			return c.done(0, c.sayHooks(""))
+		}
 		return c.done(0, "nothing kept in "+s.Spool)
 	}
 	redactor := s.Redactor(c.Environ)
@@ -88,7 +96,30 @@ func Run(ctx context.Context, c Config) int {
 	if r.Err != nil {
 		status = 1
 	}
-	return c.done(status, redactor.Redact(Say(r, d.Endpoint, d.Shown, s.Spool)))
+	return c.done(status, redactor.Redact(c.sayHooks(Say(r, d.Endpoint, d.Shown, s.Spool))))
+}
+
+// sayHooks adds to what a delivery said (said) what became of the hooks'
+// records: exported, or waiting for other destinations.
+func (c Config) sayHooks(said string) string {
+	if len(c.HookWaiting) == 0 && c.HookExported == 0 {
+		return said
+	}
+	shown := "the collector set now"
+	if to, ok := tracer.Destination(c.Getenv); ok {
+		shown = to.Shown()
+	}
+	var parts []string
+	if c.HookExported > 0 {
+		parts = append(parts, fmt.Sprintf("exported %s recorded by the hooks to %s", oneline.Count(c.HookExported, "span"), shown))
+	}
+	if said != "" {
+		parts = append(parts, said)
+	}
+	for _, w := range c.HookWaiting {
+		parts = append(parts, SayWaiting(w.Sessions, "hook span", w, shown))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // Say is what a delivery did, in one line: endpoint is where it went as

@@ -105,7 +105,8 @@ func writeFile(path string, v any) error {
 	return os.Rename(tmp, path)
 }
 
-// appendSpool adds records to the spool, dropping them when it is full.
+// appendSpool adds records to this process's own file (Run files them
+// under their destination), dropping them when the records are too many.
 func appendSpool(dir string, records []spanmap.SpanRecord) error {
 	var buf bytes.Buffer
 	for _, r := range records {
@@ -116,46 +117,55 @@ func appendSpool(dir string, records []spanmap.SpanRecord) error {
 		buf.Write(b)
 		buf.WriteByte('\n')
 	}
-	path := filepath.Join(dir, "spool.ndjson")
-	if fi, err := os.Stat(path); err == nil && fi.Size()+int64(buf.Len()) > maxSpool {
+	var held int64
+	for _, files := range keptRecords(dir, time.Now()) {
+		for _, f := range files {
+			if fi, err := os.Stat(f); err == nil {
+				held += fi.Size()
+			}
+		}
+	}
+	if fi, err := os.Stat(ownRecords(dir)); err == nil {
+		held += fi.Size()
+	}
+	if held+int64(buf.Len()) > maxSpool {
 		return fmt.Errorf("spool full: %d records dropped", len(records))
 	}
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(buf.Bytes()); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return appendFile(ownRecords(dir), buf.Bytes())
 }
 
-// takeSpool takes the spool's records, leaving it empty.
-func takeSpool(dir string) ([]spanmap.SpanRecord, error) {
+// takeSpool takes the records kept for one of ids (all of them, to
+// redirect them), leaving the others.
+func takeSpool(dir string, ids map[string]bool, redirect bool) ([]spanmap.SpanRecord, error) {
 	unlock, err := filelock.Lock(filepath.Join(dir, "state.lock"), true)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	path := filepath.Join(dir, "spool.ndjson")
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	if err := os.Remove(path); err != nil {
-		return nil, err
-	}
 	var out []spanmap.SpanRecord
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64<<10), maxSpool)
-	for sc.Scan() {
-		var r spanmap.SpanRecord
-		if json.Unmarshal(sc.Bytes(), &r) == nil {
-			out = append(out, r)
+	for id, files := range keptRecords(dir, time.Now()) {
+		if !ids[id] && !redirect {
+			continue
+		}
+		for _, path := range files {
+			data, err := os.ReadFile(path)
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if err != nil {
+				return out, err
+			}
+			if err := os.Remove(path); err != nil {
+				return out, err
+			}
+			sc := bufio.NewScanner(bytes.NewReader(data))
+			sc.Buffer(make([]byte, 0, 64<<10), maxSpool)
+			for sc.Scan() {
+				var r spanmap.SpanRecord
+				if json.Unmarshal(sc.Bytes(), &r) == nil {
+					out = append(out, r)
+				}
+			}
 		}
 	}
 	return out, nil
