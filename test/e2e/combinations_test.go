@@ -70,8 +70,12 @@ type mode struct {
 type spoolState string
 
 const (
-	spoolEmpty   spoolState = "spool empty"
-	spoolHere    spoolState = "kept for this collector"
+	spoolEmpty spoolState = "spool empty"
+	spoolHere  spoolState = "kept for this collector"
+	// Kept for this collector under another spelling of its settings
+	// (scheme in capitals, a trailing slash, the signal's own variable,
+	// headers in another order and case): the same destination.
+	spoolSpelled spoolState = "kept for this collector written another way"
 	spoolOther   spoolState = "kept for another collector"
 	collUp                  = "up"
 	collDown                = "down"
@@ -80,7 +84,7 @@ const (
 )
 
 var (
-	spoolStates = []spoolState{spoolEmpty, spoolHere, spoolOther}
+	spoolStates = []spoolState{spoolEmpty, spoolHere, spoolSpelled, spoolOther}
 	collectors  = []string{collUp, collDown, collHanging, collRefusing}
 )
 
@@ -198,13 +202,13 @@ var modes = []mode{
 	}},
 	{name: "flush", delivers: true, run: func(t *testing.T, c *cell) result {
 		r := c.start(t, c.own, nil, "flush")
-		failing := c.spool == spoolHere && c.collector != collUp
+		failing := c.keptHere() && c.collector != collUp
 		switch {
 		case failing && r.exit != 1, !failing && r.exit != 0:
 			t.Errorf("exit %d (%s, collector %s); stdout %q stderr %q", r.exit, c.spool, c.collector, r.stdout, r.stderr)
-		case c.spool == spoolOther && !strings.Contains(r.stdout, "kept for "+otherCollector.Shown()+" with authorization (not set today) waits for that collector"):
+		case c.spool == spoolOther && !strings.Contains(r.stdout, "kept for "+otherCollector.Shown()+" with other values of authorization, no x-tenant (set today) waits for that collector"):
 			t.Errorf("stdout %q: want how many sessions wait, and for which address", r.stdout)
-		case c.spool == spoolHere && c.collector == collUp && !strings.Contains(r.stdout, "delivered 1 session (3 spans)"):
+		case c.keptHere() && c.collector == collUp && !strings.Contains(r.stdout, "delivered 1 session (3 spans)"):
 			t.Errorf("stdout %q: want the kept session delivered", r.stdout)
 		}
 		return r
@@ -322,7 +326,8 @@ func (c *cell) setUp(t *testing.T) {
 	spoolDir := filepath.Join(c.dir, "state", "spool")
 	c.env = []string{
 		"PATH=" + strings.Join([]string{inst, c.realAgentDir, "/usr/bin", "/bin"}, string(os.PathListSeparator)),
-		"OTEL_EXPORTER_OTLP_ENDPOINT=" + endpoint, "OTEL_EXPORTER_OTLP_TIMEOUT=1000", "OTEL_METRICS_EXPORTER=none",
+		"OTEL_EXPORTER_OTLP_ENDPOINT=" + endpoint, "OTEL_EXPORTER_OTLP_HEADERS=" + cellHeaders,
+		"OTEL_EXPORTER_OTLP_TIMEOUT=1000", "OTEL_METRICS_EXPORTER=none",
 		"CURSOR_OTEL_FLUSH_TIMEOUT=1s", "CURSOR_OTEL_SPOOL=" + spoolDir,
 		"CURSOR_OTEL_STATE_DIR=" + filepath.Join(c.dir, "state", "hooks"), "XDG_STATE_HOME=" + filepath.Join(c.dir, "xdg"),
 		"FAKEAGENT_STREAM=examples/fix-failing-test.ndjson", "FAKEAGENT_SPEED=1000000", "FAKEAGENT_RUNS=" + c.runs,
@@ -335,10 +340,42 @@ func (c *cell) setUp(t *testing.T) {
 			t.Fatal("no destination for the cell's settings")
 		}
 		c.keptTrace = keepSession(t, spoolDir, to, 0xa1)
+	case spoolSpelled:
+		to, ok := tracer.Destination(lookup(respelled(c.env)))
+		if !ok {
+			t.Fatal("no destination for the cell's settings written another way")
+		}
+		c.keptTrace = keepSession(t, spoolDir, to, 0xa2)
 	case spoolOther:
 		c.keptTrace = keepSession(t, spoolDir, otherCollector, 0xb2)
 	}
 }
+
+// cellHeaders are the headers every cell's runs send, as the user wrote them.
+const cellHeaders = "x-tenant=team,authorization=Bearer%20cell-token"
+
+// respelled is the cell's settings written another way, for the same
+// collector and request: the scheme in capitals, a trailing slash, the
+// signal's own variable, the headers in another order, their names in
+// capitals, spaces around them, a value percent-encoded.
+func respelled(env []string) []string {
+	var out []string
+	for _, kv := range env {
+		switch k, v, _ := strings.Cut(kv, "="); k {
+		case "OTEL_EXPORTER_OTLP_ENDPOINT":
+			out = append(out, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=HTTP://"+strings.TrimPrefix(v, "http://")+"/")
+		case "OTEL_EXPORTER_OTLP_HEADERS":
+			out = append(out, "OTEL_EXPORTER_OTLP_HEADERS= Authorization = Bearer%20cell-token , X-TENANT=%74eam")
+		default:
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// keptHere says the session kept before the run was going to the cell's
+// collector, however written.
+func (c *cell) keptHere() bool { return c.spool == spoolHere || c.spool == spoolSpelled }
 
 // cellMarker marks every process a cell starts, and every process those
 // start, through the environment they inherit.
@@ -429,7 +466,7 @@ func (c *cell) checkDelivery(t *testing.T) {
 		case c.mode.redirects:
 		case c.spool == spoolOther && kept > 0:
 			t.Errorf("%d spans of a session kept for %s arrived at this collector", kept, otherCollector.Address)
-		case c.spool == spoolHere && c.collector == collUp && c.mode.delivers && kept != 3:
+		case c.keptHere() && c.collector == collUp && c.mode.delivers && kept != 3:
 			t.Errorf("%d spans of the kept session arrived; want its 3", kept)
 		}
 	}
@@ -540,6 +577,9 @@ func TestCombinations(t *testing.T) {
 			run(m, sh, spoolHere, collDown)
 			if sh.name == "cursor-otel" || sh.name == "cursor-agent copy" {
 				run(m, sh, spoolOther, collUp)
+			}
+			if sh.name == "cursor-otel" {
+				run(m, sh, spoolSpelled, collUp)
 			}
 		}
 	}
