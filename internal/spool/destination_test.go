@@ -79,6 +79,18 @@ func TestNoCredentialWrittenDown(t *testing.T) {
 	if want := []string{"http://127.0.0.1:4318/v1/traces (http/protobuf)", "https://collector.example:443/v1/traces (http/protobuf)"}; !slices.Equal(addresses, want) {
 		t.Errorf("waiting for %q, want %q", addresses, want)
 	}
+	// Delivered, the earlier description is still there a while: without
+	// its credentials too.
+	other := secretive
+	other.Earlier = &Earlier{Address: "x", Secret: "y"}
+	if err := os.Rename(filepath.Join(d.Path, old), filepath.Join(d.Path, strings.Replace(old, "0123456789abcdef0123", digest(mustKey(t, d), 10, "x", "y"), 1))); err != nil {
+		t.Fatal(err)
+	}
+	exp := got.export(nil)
+	exp.To = other
+	if r, err := d.Deliver(context.Background(), exp, false); err != nil || r.Sessions != 2 {
+		t.Fatalf("delivery %+v, %v; want both sessions delivered", r, err)
+	}
 	files, _ := os.ReadDir(d.Path)
 	for _, f := range files {
 		b, _ := os.ReadFile(filepath.Join(d.Path, f.Name()))
@@ -86,6 +98,15 @@ func TestNoCredentialWrittenDown(t *testing.T) {
 			t.Errorf("%s holds a credential in clear: %q", f.Name(), b)
 		}
 	}
+}
+
+func mustKey(t *testing.T, d *Dir) []byte {
+	t.Helper()
+	key, err := d.key(false)
+	if err != nil || key == nil {
+		t.Fatalf("no key: %v", err)
+	}
+	return key
 }
 
 // flush says what differs from today's destination: the header names

@@ -467,7 +467,8 @@ func (d *Dir) Deliver(ctx context.Context, exp Export, redirect bool) (Delivery,
 }
 
 // forget removes the addresses written down for destinations that no
-// kept session goes to any more. (One written by a run keeping sessions
+// kept session goes to any more, and rewrites what earlier cursor-otel
+// versions wrote down without its credentials. (One written by a run keeping sessions
 // right now is a minute old at most, and stays.)
 func (d *Dir) forget() {
 	parts, err := d.list()
@@ -484,8 +485,8 @@ func (d *Dir) forget() {
 		if !ok || strings.HasPrefix(id, ".") {
 			continue
 		}
+		d.scrub(id) // written by an earlier cursor-otel, credentials and all
 		if used[id] {
-			d.scrub(id)
 			continue
 		}
 		if info, err := e.Info(); err == nil && d.now().Sub(info.ModTime()) > time.Minute {
