@@ -311,8 +311,20 @@ func (f *flushCmd) Run(c *cli, status *int) error {
 		return nil
 	}
 	ctx := context.Background()
-	hook.Flush(ctx, hook.FlushConfig{Settings: s, Environ: os.Environ(), Getenv: os.Getenv, StateDir: hook.DefaultStateDir(os.Environ())})
-	*status = flush.Run(ctx, flush.Config{Settings: s, Getenv: os.Getenv, Environ: os.Environ(), Stdout: os.Stdout, Stderr: os.Stderr, Redirect: f.Redirect})
+	state := hook.DefaultStateDir(os.Environ())
+	fc := flush.Config{Settings: s, Getenv: os.Getenv, Environ: os.Environ(), Stdout: os.Stdout, Stderr: os.Stderr, Redirect: f.Redirect}
+	// A background delivery alive has other settings, maybe: this flush
+	// waits for it to end, and then does what was asked itself.
+	if !flush.AwaitBackground(ctx, deliverersDir(s, state), flush.BackgroundLife, func() {
+		fmt.Fprintf(os.Stderr, "cursor-otel: a background delivery is at work; waiting for it to end (at most %s)\n", flush.BackgroundLife)
+	}) {
+		fmt.Fprintf(os.Stderr, "cursor-otel: a background delivery has been at work for over %s; nothing sent: run cursor-otel flush again once it ends\n", flush.BackgroundLife)
+		*status = 1
+		return nil
+	}
+	fc.HookExported = hook.Flush(ctx, hook.FlushConfig{Settings: s, Environ: os.Environ(), Getenv: os.Getenv, StateDir: state, Redirect: f.Redirect})
+	fc.HookWaiting = hook.HooksWaiting(state, os.Getenv)
+	*status = flush.Run(ctx, fc)
 	return nil
 }
 

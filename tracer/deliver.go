@@ -25,6 +25,9 @@ type Delivery struct {
 	conns    conns
 	to       spool.Destination
 	Endpoint string
+	// Shown is where it delivers, as a person is shown it: the endpoint
+	// as the exporter resolves it, and the protocol.
+	Shown string
 }
 
 // ErrNoOTLP says the settings export no spans over OTLP, so there is
@@ -48,7 +51,8 @@ func NewDelivery(ctx context.Context, cfg Config) (*Delivery, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Delivery{exp: exp, conns: p.conns, to: s.traces.destination(cfg.Getenv), Endpoint: s.traces.endpoint}, nil
+	to := s.traces.destination(cfg.Getenv)
+	return &Delivery{exp: exp, conns: p.conns, to: to, Endpoint: s.traces.endpoint, Shown: to.Shown()}, nil
 }
 
 // Export is the delivery as the spool takes it.

@@ -260,17 +260,23 @@ func (p *Provider) otlpExporter(ctx context.Context, flushTimeout time.Duration)
 		}
 		exp, err = otlptracegrpc.New(ctx, opts...)
 	} else {
-		opts := []otlptracehttp.Option{otlptracehttp.WithRetry(otlptracehttp.RetryConfig{
-			Enabled: retry, InitialInterval: backoff, MaxInterval: maxBackoff, MaxElapsedTime: give})}
-		if !p.settings.traces.userEndpoint {
-			opts = append(opts, otlptracehttp.WithEndpoint(p.settings.traces.endpoint), otlptracehttp.WithInsecure())
-		}
+		opts := append(httpOptions(p.settings.traces), otlptracehttp.WithRetry(otlptracehttp.RetryConfig{
+			Enabled: retry, InitialInterval: backoff, MaxInterval: maxBackoff, MaxElapsedTime: give}))
 		exp, err = otlptracehttp.New(ctx, opts...)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("OTLP exporter for %s: %w", p.settings.traces.endpoint, err)
 	}
 	return exp, nil
+}
+
+// httpOptions are where the OTLP/HTTP exporter sends, over what the
+// variables say: the default endpoint, plaintext, when none is set.
+func httpOptions(s signal) []otlptracehttp.Option {
+	if s.userEndpoint {
+		return nil
+	}
+	return []otlptracehttp.Option{otlptracehttp.WithEndpoint(s.endpoint), otlptracehttp.WithInsecure()}
 }
 
 func newResource(ctx context.Context, cfg Config) *resource.Resource {

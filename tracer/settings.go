@@ -28,6 +28,10 @@ type signal struct {
 	protocol     string   // grpc or http/protobuf
 	endpoint     string   // as the user wrote it, or the default
 	userEndpoint bool
+	// perSignal: the endpoint is the signal's own variable's
+	// (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT), which OTLP/HTTP takes as the
+	// whole URL, where it completes the shared one with /v1/traces.
+	perSignal bool
 }
 
 // Default endpoints: plaintext, on this machine, as the contract says, so
@@ -126,6 +130,7 @@ func readSignal(getenv func(string) string, name string, disabled bool, bad func
 	}
 	if v := firstSet(getenv, "OTEL_EXPORTER_OTLP_"+name+"_ENDPOINT", "OTEL_EXPORTER_OTLP_ENDPOINT"); v != "" {
 		s.endpoint, s.userEndpoint = strings.TrimSpace(getenv(v)), true
+		s.perSignal = v != "OTEL_EXPORTER_OTLP_ENDPOINT"
 		if err := checkEndpoint(s.endpoint); err != nil {
 			bad("%s: %v", v, err)
 		}

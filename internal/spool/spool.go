@@ -106,10 +106,7 @@ func (d *Dir) keep(to Destination, spans []sdktrace.ReadOnlySpan, logTooLarge bo
 		return k, fmt.Errorf("spool: %w", err)
 	}
 	_ = os.Chmod(d.Path, 0o700) // made earlier with a wider mode, or by the user
-	dest, err := d.id(to, true)
-	if err == nil {
-		err = d.remember(dest, to)
-	}
+	dest, err := d.ID(to)
 	if err != nil {
 		return k, err
 	}
@@ -260,9 +257,7 @@ func parsePart(name string, info fs.FileInfo) (p part, ok bool) {
 	if len(fields) >= 2 {
 		p.trace = fields[1]
 	}
-	if len(fields) >= 5 {
-		p.dest = fields[4]
-	}
+	p.dest = destOf(name)
 	return p, true
 }
 
@@ -296,17 +291,25 @@ func (d *Dir) list() ([]part, error) {
 // cheap enough for every run's start. Sessions kept for another
 // destination are not pending here: no run delivers them on its own.
 func (d *Dir) Pending(to Destination) bool {
-	suffix := "" // the destination's, once a part is seen
+	var ids map[string]bool // the destination's, once a part is seen
 	return d.anyPart(func(name string) bool {
-		if suffix == "" {
-			id, _ := d.id(to, false)
-			if id == "" {
+		if ids == nil {
+			if ids = d.ids(to); ids == nil {
 				return false // no key: nothing was kept with a destination
 			}
-			suffix = "-" + id + partSuffix
 		}
-		return strings.HasSuffix(name, suffix) && d.own(name)
+		return ids[destOf(name)] && d.own(name)
 	})
+}
+
+// destOf is the destination's digest a part's name carries; unknownDest
+// in names given before destinations were written down.
+func destOf(name string) string {
+	fields := strings.Split(strings.TrimSuffix(name, partSuffix), "-")
+	if len(fields) >= 5 {
+		return fields[4]
+	}
+	return unknownDest
 }
 
 // Holds says whether anything is kept, for whatever destination.
@@ -458,13 +461,8 @@ func (d *Dir) Deliver(ctx context.Context, exp Export, redirect bool) (Delivery,
 	if err != nil {
 		return r, err
 	}
-	to, err := d.id(exp.To, false)
-	if err != nil {
-		return r, err
-	}
-	if to == unknownDest {
-		to = "\x00" // no key yet: no part was kept for exp's destination, whatever else was
-	}
+	// No key yet: no part was kept for exp's destination, whatever else was.
+	to := d.ids(exp.To)
 	waiting := map[string]map[string]bool{} // destination: its sessions
 	delivered, rejected, left := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	foreign := map[string]bool{}
@@ -473,7 +471,7 @@ func (d *Dir) Deliver(ctx context.Context, exp Export, redirect bool) (Delivery,
 			foreign[p.trace] = true // left for its owner, unread
 			continue
 		}
-		if p.dest != to && !redirect {
+		if !to[p.dest] && !redirect {
 			if waiting[p.dest] == nil {
 				waiting[p.dest] = map[string]bool{}
 			}
@@ -496,10 +494,10 @@ func (d *Dir) Deliver(ctx context.Context, exp Export, redirect bool) (Delivery,
 		}
 		began := time.Now()
 		err = exp.Send(ctx, spans)
-		if p.dest == to {
+		if to[p.dest] {
 			permanent := err != nil && exp.Permanent != nil && exp.Permanent(err)
-			if !permanent {
-				d.noteAnswer(to, time.Since(began), exp.Prompt, err, exp.Reason)
+			if today, _ := d.id(exp.To, false); !permanent && today != "" {
+				d.noteAnswer(today, time.Since(began), exp.Prompt, err, exp.Reason)
 			}
 		}
 		switch {
@@ -529,7 +527,9 @@ func (d *Dir) Deliver(ctx context.Context, exp Export, redirect bool) (Delivery,
 	}
 	r.Sessions, r.Rejected, r.Left, r.Foreign = len(delivered), len(rejected), len(left), len(foreign)
 	for id, sessions := range waiting {
-		r.Waiting = append(r.Waiting, Waiting{Address: d.address(id), Sessions: len(sessions)})
+		w := d.Describe(id, exp.To)
+		w.Sessions = len(sessions)
+		r.Waiting = append(r.Waiting, w)
 	}
 	slices.SortFunc(r.Waiting, func(a, b Waiting) int { return cmp.Compare(a.Address, b.Address) })
 	d.forget()
@@ -537,7 +537,8 @@ func (d *Dir) Deliver(ctx context.Context, exp Export, redirect bool) (Delivery,
 }
 
 // forget removes the addresses written down for destinations that no
-// kept session goes to any more. (One written by a run keeping sessions
+// kept session goes to any more, and rewrites what earlier cursor-otel
+// versions wrote down without its credentials. (One written by a run keeping sessions
 // right now is a minute old at most, and stays.)
 func (d *Dir) forget() {
 	parts, err := d.list()
@@ -551,7 +552,11 @@ func (d *Dir) forget() {
 	entries, _ := os.ReadDir(d.Path)
 	for _, e := range entries {
 		id, ok := strings.CutSuffix(e.Name(), destSuffix)
-		if !ok || used[id] || strings.HasPrefix(id, ".") {
+		if !ok || strings.HasPrefix(id, ".") {
+			continue
+		}
+		d.scrub(id) // written by an earlier cursor-otel, credentials and all
+		if used[id] {
 			continue
 		}
 		if info, err := e.Info(); err == nil && d.now().Sub(info.ModTime()) > time.Minute {

@@ -74,7 +74,7 @@ func (s *sent) export(err error) Export {
 }
 
 // here is where the tests' sessions were going, and are delivered.
-var here = Destination{Address: "http://127.0.0.1:4317 (grpc)", Secret: "http://127.0.0.1:4317\x00authorization=Bearer%20tenant-a"}
+var here = Destination{Address: "http://127.0.0.1:4317", Protocol: "grpc", Headers: map[string]string{"authorization": "Bearer tenant-a"}}
 
 var (
 	errDown      = errors.New("connection refused")
@@ -338,8 +338,8 @@ func TestKeptSessionGoesOnlyWhereItWasGoing(t *testing.T) {
 	if _, err := d.Keep(here, session(1, 2)); err != nil {
 		t.Fatal(err)
 	}
-	otherTenant := Destination{Address: here.Address, Secret: "http://127.0.0.1:4317\x00authorization=Bearer%20tenant-b"}
-	otherAddress := Destination{Address: "https://collector.example:4317 (grpc)", Secret: here.Secret}
+	otherTenant := Destination{Address: here.Address, Protocol: "grpc", Headers: map[string]string{"authorization": "Bearer tenant-b"}}
+	otherAddress := Destination{Address: "https://collector.example:4317", Protocol: "grpc", Headers: here.Headers}
 	for _, to := range []Destination{otherTenant, otherAddress} {
 		if d.Pending(to) {
 			t.Errorf("pending for %v: want only for where it was going", to)
@@ -351,8 +351,8 @@ func TestKeptSessionGoesOnlyWhereItWasGoing(t *testing.T) {
 		if err != nil || got.calls != 0 || r.Sessions != 0 {
 			t.Fatalf("delivered to %v: %d calls, %+v, %v; want none", to, got.calls, r, err)
 		}
-		if want := []Waiting{{Address: here.Address, Sessions: 1}}; !slices.Equal(r.Waiting, want) {
-			t.Errorf("waiting %+v, want %+v", r.Waiting, want)
+		if len(r.Waiting) != 1 || r.Waiting[0].Address != here.Shown() || r.Waiting[0].Sessions != 1 {
+			t.Errorf("waiting %+v, want 1 session for %s", r.Waiting, here.Shown())
 		}
 	}
 	if !d.Pending(here) || !d.Holds() {
@@ -412,7 +412,7 @@ func TestPartsOfUnknownDestinationWait(t *testing.T) {
 func TestBoundCountsEveryDestination(t *testing.T) {
 	d := Open(t.TempDir(), 0)
 	d.now = func() time.Time { return base }
-	other := Destination{Address: "http://elsewhere:4317 (grpc)"}
+	other := Destination{Address: "http://elsewhere:4317", Protocol: "grpc"}
 	if _, err := d.Keep(other, session(1, 50)); err != nil {
 		t.Fatal(err)
 	}

@@ -78,7 +78,11 @@ type spoolState string
 const (
 	spoolEmpty spoolState = "spool empty"
 	spoolHere  spoolState = "kept for this collector"
-	spoolOther spoolState = "kept for another collector"
+	// Kept for this collector under another spelling of its settings
+	// (scheme in capitals, a trailing slash, the signal's own variable,
+	// headers in another order and case): the same destination.
+	spoolSpelled spoolState = "kept for this collector written another way"
+	spoolOther   spoolState = "kept for another collector"
 	// spoolTight: a session kept for this collector, and a bound with
 	// room for it and little more: a user's session is too large to keep.
 	spoolTight spoolState = "kept, bound nearly full"
@@ -96,15 +100,16 @@ const (
 )
 
 var (
-	spoolStates = []spoolState{spoolEmpty, spoolHere, spoolOther, spoolTight}
+	spoolStates = []spoolState{spoolEmpty, spoolHere, spoolSpelled, spoolOther, spoolTight}
 	collectors  = []string{collUp, collDown, collHanging, collRefusing, collLate}
 )
 
 // takes says the collector takes what a delivery sends it.
 func takes(coll string) bool { return coll == collUp || coll == collLate }
 
-// holdsHere says the spool holds a session kept for this collector.
-func holdsHere(sp spoolState) bool { return sp == spoolHere || sp == spoolTight }
+// holdsHere says the spool holds a session kept for this collector,
+// however its settings were written.
+func holdsHere(sp spoolState) bool { return sp == spoolHere || sp == spoolTight || sp == spoolSpelled }
 
 // copyBinary copies cursor-otel to path, as a user's cp or installer does.
 // It writes with the fork lock held, so that no process a parallel test
@@ -236,7 +241,7 @@ var modes = []mode{
 		switch {
 		case failing && r.exit != 1, !failing && r.exit != 0:
 			t.Errorf("exit %d (%s, collector %s); stdout %q stderr %q", r.exit, c.spool, c.collector, r.stdout, r.stderr)
-		case c.spool == spoolOther && !strings.Contains(r.stdout, "kept for "+otherCollector.Address+" wait for that collector"):
+		case c.spool == spoolOther && !strings.Contains(r.stdout, "kept for "+otherCollector.Shown()+" with other values of authorization, no x-tenant (set today) waits for that collector"):
 			t.Errorf("stdout %q: want how many sessions wait, and for which address", r.stdout)
 		case holdsHere(c.spool) && takes(c.collector) && !strings.Contains(r.stdout, "delivered 1 session (3 spans)"):
 			t.Errorf("stdout %q: want the kept session delivered", r.stdout)
@@ -351,7 +356,8 @@ func checkTurns(t *testing.T, conv string, spans []golden.Span, want int) {
 }
 
 // otherCollector is where the sessions of spoolOther were going.
-var otherCollector = spool.Destination{Address: "https://otlp.other-client.example:4317 (grpc)", Secret: "other client's credentials"}
+var otherCollector = spool.Destination{Address: "https://otlp.other-client.example:4317", Protocol: "grpc",
+	Headers: map[string]string{"authorization": "Bearer other client's credentials"}}
 
 // A cell is one mode, under one shape, with one spool and one collector.
 type cell struct {
@@ -457,7 +463,8 @@ func (c *cell) setUp(t *testing.T) {
 	spoolDir := filepath.Join(c.dir, "state", "spool")
 	c.env = []string{
 		"PATH=" + strings.Join([]string{inst, c.realAgentDir, "/usr/bin", "/bin"}, string(os.PathListSeparator)),
-		"OTEL_EXPORTER_OTLP_ENDPOINT=" + endpoint, "OTEL_EXPORTER_OTLP_TIMEOUT=1000", "OTEL_METRICS_EXPORTER=none",
+		"OTEL_EXPORTER_OTLP_ENDPOINT=" + endpoint, "OTEL_EXPORTER_OTLP_HEADERS=" + cellHeaders,
+		"OTEL_EXPORTER_OTLP_TIMEOUT=1000", "OTEL_METRICS_EXPORTER=none",
 		"CURSOR_OTEL_FLUSH_TIMEOUT=1s", "CURSOR_OTEL_SPOOL=" + spoolDir,
 		"CURSOR_OTEL_STATE_DIR=" + filepath.Join(c.dir, "state", "hooks"), "XDG_STATE_HOME=" + filepath.Join(c.dir, "xdg"),
 		"FAKEAGENT_STREAM=examples/fix-failing-test.ndjson", "FAKEAGENT_SPEED=1000000", "FAKEAGENT_RUNS=" + c.runs,
@@ -481,9 +488,37 @@ func (c *cell) setUp(t *testing.T) {
 			c.bound = st.Bytes + 1024 // the example's session weighs several times more
 			c.env = append(c.env, fmt.Sprintf("CURSOR_OTEL_SPOOL_MAX=%d", c.bound))
 		}
+	case spoolSpelled:
+		to, ok := tracer.Destination(lookup(respelled(c.env)))
+		if !ok {
+			t.Fatal("no destination for the cell's settings written another way")
+		}
+		c.keptTrace = keepSession(t, spoolDir, to, 0xa2)
 	case spoolOther:
 		c.keptTrace = keepSession(t, spoolDir, otherCollector, 0xb2)
 	}
+}
+
+// cellHeaders are the headers every cell's runs send, as the user wrote them.
+const cellHeaders = "x-tenant=team,authorization=Bearer%20cell-token"
+
+// respelled is the cell's settings written another way, for the same
+// collector and request: the scheme in capitals, a trailing slash, the
+// signal's own variable, the headers in another order, their names in
+// capitals, spaces around them, a value percent-encoded.
+func respelled(env []string) []string {
+	var out []string
+	for _, kv := range env {
+		switch k, v, _ := strings.Cut(kv, "="); k {
+		case "OTEL_EXPORTER_OTLP_ENDPOINT":
+			out = append(out, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=HTTP://"+strings.TrimPrefix(v, "http://")+"/")
+		case "OTEL_EXPORTER_OTLP_HEADERS":
+			out = append(out, "OTEL_EXPORTER_OTLP_HEADERS= Authorization = Bearer%20cell-token , X-TENANT=%74eam")
+		default:
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 // cellMarker marks every process a cell starts, and every process those
@@ -713,6 +748,9 @@ func TestCombinations(t *testing.T) {
 			}
 			if m.variant && sh.name == "cursor-otel" {
 				run(m, sh, spoolEmpty, collUp)
+			}
+			if sh.name == "cursor-otel" {
+				run(m, sh, spoolSpelled, collUp)
 			}
 		}
 	}

@@ -499,7 +499,7 @@ func TestHooksExportEachSpanOnce(t *testing.T) {
 	// A duplicate would come after the eight: give the flushers their time.
 	waitForDeliverers(t, spoolDir)
 	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if _, err := os.Stat(filepath.Join(state, "spool.ndjson")); err != nil {
+		if left, _ := filepath.Glob(filepath.Join(state, "spool*.ndjson")); len(left) == 0 {
 			break
 		}
 	}
@@ -507,5 +507,41 @@ func TestHooksExportEachSpanOnce(t *testing.T) {
 	noSpanTwice(t, spans)
 	if len(spans) != 8 {
 		t.Errorf("%d spans, want 8 (2 turns of a root, a chat and their tools; the end): %v", len(spans), spanNames(spans))
+	}
+}
+
+// The hooks' records go only where the hooks were sending: a delivery
+// with other settings (another collector, another tenant) leaves them,
+// and says they wait; one with the hooks' settings exports them, once.
+func TestHookRecordsGoOnlyToTheirCollector(t *testing.T) {
+	a, b := otlptest.StartGRPC(t), otlptest.StartGRPC(t)
+	state := t.TempDir()
+	spoolDir := filepath.Join(state, "kept")
+	common := []string{"CURSOR_OTEL_STATE_DIR=" + state, "OTEL_METRICS_EXPORTER=none", "CURSOR_OTEL_SPOOL=" + spoolDir}
+	envA := append([]string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + a.Endpoint}, common...)
+	envB := append([]string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + b.Endpoint, "OTEL_EXPORTER_OTLP_HEADERS=x-tenant=team"}, common...)
+	// A delivery for A is alive: the hooks start none of their own.
+	if err := os.MkdirAll(spoolDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	unlock, err := filelock.Lock(filepath.Join(spoolDir, "deliverer.lock"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runHooks(t, envB, hookEvents(t))
+	unlock()
+	r := runBinary(t, envA, nil, "flush")
+	want := "8 hook spans kept for " + b.Endpoint + " (grpc) with x-tenant (not set today) wait for that collector"
+	if r.exit != 0 || !strings.Contains(r.stdout, want) || a.SpanCount() != 0 {
+		t.Errorf("flush with A's settings: exit %d, %q, %d spans at A; want 0, none, and %q", r.exit, r.stdout, a.SpanCount(), want)
+	}
+	r = runBinary(t, envB, nil, "flush")
+	if r.exit != 0 || !strings.Contains(r.stdout, "exported 8 spans recorded by the hooks to "+b.Endpoint+" (grpc)") {
+		t.Errorf("flush with B's settings: exit %d, %q", r.exit, r.stdout)
+	}
+	spans := golden.FromOTLP(b.Spans())
+	noSpanTwice(t, spans)
+	if len(spans) != 8 || a.SpanCount() != 0 {
+		t.Errorf("%d spans at B, %d at A; want the hooks' 8 (2 turns, the end) at B alone", len(spans), a.SpanCount())
 	}
 }

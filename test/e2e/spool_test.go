@@ -333,3 +333,29 @@ func TestSpoolIsPrivateAndHoldsNoPrompt(t *testing.T) {
 		t.Error("nothing kept")
 	}
 }
+
+// Sessions kept for another collector go nowhere until the user acts: a
+// run after which more of them wait says so, once, in one line naming
+// cursor-otel flush; flush says for which address they wait.
+func TestSpoolRunSaysWhenMoreWaitElsewhere(t *testing.T) {
+	dir, down := keptRuns(t, 2)
+	recv := otlptest.StartGRPC(t)
+	first := spoolRun(t, recv.Endpoint, dir)
+	want := "2 sessions kept in " + dir + " wait for another collector than the one set now: cursor-otel flush says which, and what differs"
+	if !strings.Contains(first.stderr, want) || strings.Count(first.stderr, "\n") != 1 {
+		t.Errorf("first run's stderr %q: want one line saying %q", first.stderr, want)
+	}
+	waitForDeliverers(t, dir)
+	if again := spoolRun(t, recv.Endpoint, dir); strings.Contains(again.stderr, "wait for another collector") {
+		t.Errorf("said again with no more waiting: %q", again.stderr)
+	}
+	waitForDeliverers(t, dir)
+	r := runBinary(t, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_SPOOL=" + dir}, nil, "flush")
+	if want := "2 sessions kept for " + down + " (grpc) wait for that collector"; r.exit != 0 || !strings.Contains(r.stdout, want) {
+		t.Errorf("flush: exit %d, %q; want 0 and %q", r.exit, r.stdout, want)
+	}
+	noSpanTwice(t, golden.FromOTLP(recv.Spans()))
+	if got := sessions(golden.FromOTLP(recv.Spans())); len(got) != 2 {
+		t.Errorf("%d sessions at the collector set now, want its own 2 runs'", len(got))
+	}
+}

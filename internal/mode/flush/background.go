@@ -82,3 +82,46 @@ func Background(c Config, dir string, first func(context.Context)) int {
 	}
 	return status
 }
+
+// busyPoll is how often a flush that waits for a background delivery
+// looks whether it has ended: it holds a lock, and a lock says nothing
+// when it is let go.
+const busyPoll = 100 * time.Millisecond
+
+// AwaitBackground waits, at most wait, until no background delivery is
+// alive for the state directory dir, saying once that it waits (said is
+// called then); false when one still is. A flush the user runs waits for
+// it so as to do what was asked (deliver now, or redirect) rather than
+// leave it to a delivery with other settings.
+func AwaitBackground(ctx context.Context, dir string, wait time.Duration, said func()) bool {
+	return await(ctx, wait, said, func() bool {
+		unlock, err := filelock.Lock(filepath.Join(dir, delivererLock), false)
+		if err != nil {
+			return !errors.Is(err, filelock.ErrLocked) // no state yet: none alive
+		}
+		unlock()
+		return true
+	})
+}
+
+// await polls free until it says true, at most wait; said is called once
+// when the first look is not.
+func await(ctx context.Context, wait time.Duration, said func(), free func() bool) bool {
+	deadline := time.Now().Add(wait)
+	for first := true; ; first = false {
+		if free() {
+			return true
+		}
+		if first && said != nil {
+			said()
+		}
+		if !time.Now().Before(deadline) {
+			return false
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(min(busyPoll, time.Until(deadline))):
+		}
+	}
+}

@@ -37,6 +37,15 @@ type Config struct {
 	// Redirect also sends the sessions kept for other destinations to
 	// today's: only when the user says so (flush --redirect).
 	Redirect bool
+	// HookWaiting are the hooks' records (spans) kept for other
+	// destinations, which flush says wait beside the sessions.
+	HookWaiting []spool.Waiting
+	// HookExported is how many of the hooks' spans this flush exported.
+	HookExported int
+	// Wait bounds how long a flush the user runs waits for another
+	// delivery at work on the spool (BackgroundLife when zero: by then a
+	// background one has ended).
+	Wait time.Duration
 }
 
 // oldStatusFile is where background deliveries of earlier versions
@@ -57,6 +66,9 @@ func Run(ctx context.Context, c Config) int {
 		}
 	} else if !dir.Holds() {
 		msg := "nothing kept in " + s.Spool
+		if len(c.HookWaiting) > 0 || c.HookExported > 0 {
+			msg = c.sayHooks("")
+		}
 		if said := SayDropped(dir.TakeDropped()); said != "" {
 			msg += "; " + said
 		}
@@ -77,12 +89,23 @@ func Run(ctx context.Context, c Config) int {
 	exp.Prompt = cmp.Or(s.FlushTimeout, tracer.DefaultFlushTimeout) / 2
 	exp.Reason = func(err error) string { return redactor.Redact(tracer.Reason(err)) }
 	r, err := dir.Deliver(ctx, exp, c.Redirect)
+	if errors.Is(err, spool.ErrBusy) && !c.Background {
+		// Asked to deliver now (or redirect): wait for the other
+		// delivery, whose settings may not be these, then do it.
+		await(ctx, c.wait(), c.sayWaiting, func() bool {
+			r, err = dir.Deliver(ctx, exp, c.Redirect)
+			return !errors.Is(err, spool.ErrBusy)
+		})
+	}
 	shutdown, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	_ = d.Shutdown(shutdown)
 	switch {
-	case errors.Is(err, spool.ErrBusy):
+	case errors.Is(err, spool.ErrBusy) && c.Background:
 		return c.done(0, "another cursor-otel is delivering the sessions kept in "+s.Spool)
+	case errors.Is(err, spool.ErrBusy):
+		return c.done(1, fmt.Sprintf("another cursor-otel has been delivering the sessions kept in %s for over %s; nothing sent%s: run cursor-otel flush again once it ends",
+			s.Spool, c.wait(), map[bool]string{true: " or redirected", false: ""}[c.Redirect]))
 	case err != nil:
 		return c.done(1, redactor.Redact(err.Error()))
 	}
@@ -90,7 +113,7 @@ func Run(ctx context.Context, c Config) int {
 	if r.Err != nil {
 		status = 1
 	}
-	said := Say(r, d.Endpoint, s.Spool)
+	said := c.sayHooks(Say(r, d.Endpoint, d.Shown, s.Spool))
 	if !c.Background {
 		if foreign := SayForeign(dir.Foreign()); foreign != "" {
 			said = strings.Join(slices.DeleteFunc([]string{said, foreign}, func(s string) bool { return s == "" }), "; ")
@@ -99,8 +122,32 @@ func Run(ctx context.Context, c Config) int {
 	return c.done(status, redactor.Redact(said))
 }
 
-// Say is what a delivery did, in one line.
-func Say(r spool.Delivery, endpoint, dir string) string {
+// sayHooks adds to what a delivery said (said) what became of the hooks'
+// records: exported, or waiting for other destinations.
+func (c Config) sayHooks(said string) string {
+	if len(c.HookWaiting) == 0 && c.HookExported == 0 {
+		return said
+	}
+	shown := "the collector set now"
+	if to, ok := tracer.Destination(c.Getenv); ok {
+		shown = to.Shown()
+	}
+	var parts []string
+	if c.HookExported > 0 {
+		parts = append(parts, fmt.Sprintf("exported %s recorded by the hooks to %s", oneline.Count(c.HookExported, "span"), shown))
+	}
+	if said != "" {
+		parts = append(parts, said)
+	}
+	for _, w := range c.HookWaiting {
+		parts = append(parts, SayWaiting(w.Sessions, "hook span", w, shown))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Say is what a delivery did, in one line: endpoint is where it went as
+// the user wrote it, shown as the spool tells destinations apart.
+func Say(r spool.Delivery, endpoint, shown, dir string) string {
 	var parts []string
 	if r.Sessions > 0 || r.Err == nil && r.Rejected == 0 && r.Damaged == 0 && len(r.Waiting) == 0 && r.Foreign == 0 {
 		parts = append(parts, fmt.Sprintf("delivered %s (%s) to %s", oneline.Count(r.Sessions, "session"), oneline.Count(r.Spans, "span"), endpoint))
@@ -118,10 +165,41 @@ func Say(r spool.Delivery, endpoint, dir string) string {
 		parts = append(parts, said)
 	}
 	for _, w := range r.Waiting {
-		parts = append(parts, fmt.Sprintf("%s kept for %s wait for that collector (cursor-otel flush --redirect sends them to %s instead)",
-			oneline.Count(w.Sessions, "session"), w.Address, endpoint))
+		parts = append(parts, SayWaiting(w.Sessions, "session", w, shown))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// SayWaiting says that n of what (sessions, spans) wait for the
+// destination of w, what differs from today's (shown), and how to send
+// them there.
+func SayWaiting(n int, what string, w spool.Waiting, shown string) string {
+	differs := ""
+	if len(w.Differs) > 0 {
+		differs = " with " + strings.Join(w.Differs, ", ")
+	}
+	verb, them := "wait", "them"
+	if n == 1 {
+		verb, them = "waits", "it"
+	}
+	return fmt.Sprintf("%s kept for %s%s %s for that collector (cursor-otel flush --redirect sends %s to %s instead)",
+		oneline.Count(n, what), w.Address, differs, verb, them, shown)
+}
+
+func (c Config) wait() time.Duration {
+	if c.Wait > 0 {
+		return c.Wait
+	}
+	return BackgroundLife
+}
+
+// sayWaiting says, on stderr, that this flush waits for another delivery
+// to end before it does its own.
+func (c Config) sayWaiting() {
+	if !c.Background && c.Stderr != nil {
+		fmt.Fprintln(c.Stderr, oneline.Join(fmt.Sprintf("another cursor-otel is delivering the sessions kept in %s; waiting for it to end (at most %s)",
+			c.Settings.Spool, c.wait())))
+	}
 }
 
 // SayForeign names what another user (a root run, sudo -E) left in the

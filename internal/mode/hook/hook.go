@@ -66,8 +66,16 @@ func Run(c Config) int {
 	}
 	s := c.Settings
 	hooks := spanmap.NewHooks(s.Recording(s.Redactor(c.Environ)))
+	// Where these settings send: the records are filed under it, for a
+	// delivery with the same destination alone to export.
+	getenv := func(name string) string { return lookup(c.Environ, name) }
+	id, idErr := destinationID(dir, getenv)
 	spooled, err := record(dir, hooks, ev, now())
-	if c.Flusher != nil && (err == nil && spooled || c.Kept != nil && c.Kept()) {
+	if err == nil && spooled && idErr == nil {
+		err = fileRecords(dir, id)
+	}
+	waiting := idErr == nil && pendingRecords(dir, map[string]bool{id: true})
+	if c.Flusher != nil && (err == nil && spooled || waiting || c.Kept != nil && c.Kept()) {
 		c.Flusher(dir)
 	}
 	return 0

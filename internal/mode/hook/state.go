@@ -201,35 +201,55 @@ func writeFile(path string, v any) error {
 	return os.Rename(tmp, path)
 }
 
-// appendSpool adds records to the spool, dropping them when it is full.
+// appendSpool adds records to this process's own file (Run files them
+// under their destination), dropping them when the records are too many.
 func appendSpool(dir string, records []spanmap.SpanRecord) error {
-	return appendRecords(filepath.Join(dir, "spool.ndjson"), records, maxSpool)
+	b, err := encodeRecords(records)
+	if err != nil {
+		return err
+	}
+	var held int64
+	for _, files := range keptRecords(dir, time.Now()) {
+		for _, f := range files {
+			if fi, err := os.Stat(f); err == nil {
+				held += fi.Size()
+			}
+		}
+	}
+	if fi, err := os.Stat(ownRecords(dir)); err == nil {
+		held += fi.Size()
+	}
+	if held+int64(len(b)) > maxSpool {
+		return fmt.Errorf("spool full: %d records dropped", len(records))
+	}
+	return appendFile(ownRecords(dir), b)
 }
 
-// appendRecords adds records to the file at path, one a line, dropping
-// them when the file would pass limit.
+// appendRecords adds records to the file at path, dropping them when the
+// file would pass limit.
 func appendRecords(path string, records []spanmap.SpanRecord, limit int64) error {
+	b, err := encodeRecords(records)
+	if err != nil {
+		return err
+	}
+	if fi, err := os.Stat(path); err == nil && fi.Size()+int64(len(b)) > limit {
+		return fmt.Errorf("%s full: %d records dropped", filepath.Base(path), len(records))
+	}
+	return appendFile(path, b)
+}
+
+// encodeRecords is records as JSON, one a line.
+func encodeRecords(records []spanmap.SpanRecord) ([]byte, error) {
 	var buf bytes.Buffer
 	for _, r := range records {
 		b, err := json.Marshal(r)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		buf.Write(b)
 		buf.WriteByte('\n')
 	}
-	if fi, err := os.Stat(path); err == nil && fi.Size()+int64(buf.Len()) > limit {
-		return fmt.Errorf("%s full: %d records dropped", filepath.Base(path), len(records))
-	}
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(buf.Bytes()); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return buf.Bytes(), nil
 }
 
 // readRecords reads records one a line; a damaged line is left out.
@@ -246,23 +266,32 @@ func readRecords(data []byte) []spanmap.SpanRecord {
 	return out
 }
 
-// takeSpool takes the spool's records, leaving it empty.
-func takeSpool(dir string) ([]spanmap.SpanRecord, error) {
+// takeSpool takes the records kept for one of ids (all of them, to
+// redirect them), leaving the others.
+func takeSpool(dir string, ids map[string]bool, redirect bool) ([]spanmap.SpanRecord, error) {
 	unlock, err := filelock.Lock(filepath.Join(dir, "state.lock"), true)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	path := filepath.Join(dir, "spool.ndjson")
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+	var out []spanmap.SpanRecord
+	for id, files := range keptRecords(dir, time.Now()) {
+		if !ids[id] && !redirect {
+			continue
+		}
+		for _, path := range files {
+			data, err := os.ReadFile(path)
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if err != nil {
+				return out, err
+			}
+			if err := os.Remove(path); err != nil {
+				return out, err
+			}
+			out = append(out, readRecords(data)...)
+		}
 	}
-	if err != nil {
-		return nil, err
-	}
-	if err := os.Remove(path); err != nil {
-		return nil, err
-	}
-	return readRecords(data), nil
+	return out, nil
 }

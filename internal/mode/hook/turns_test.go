@@ -19,14 +19,20 @@ func step(t *testing.T, dir string, now time.Time, event string) {
 	}
 }
 
-// spooled are the records waiting in dir's spool, by name.
+// spooled are the records waiting in dir for their export, whatever
+// their destination.
 func spooled(t *testing.T, dir string) []spanmap.SpanRecord {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, "spool.ndjson"))
-	if err != nil && !os.IsNotExist(err) {
-		t.Fatal(err)
+	files, _ := filepath.Glob(filepath.Join(dir, recordsPrefix+"*"+recordsSuffix))
+	var out []spanmap.SpanRecord
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, readRecords(data)...)
 	}
-	return readRecords(data)
+	return out
 }
 
 func names(records []spanmap.SpanRecord) []string {

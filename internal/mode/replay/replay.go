@@ -107,6 +107,9 @@ func Run(ctx context.Context, c Config) int {
 			status = 1
 		}
 	}
+	if !s.Quiet {
+		notes = append(notes, prov.WaitingNote())
+	}
 	if len(overBudget) > 0 && status == 0 {
 		status = statusOverBudget
 		notes = append(notes, fmt.Sprintf("%d of the sessions over the budget, the first: %s; exit 3 (--max-budget-usd)", len(overBudget), overBudget[0]))

@@ -273,6 +273,9 @@ func (r *recording) follow(ctx context.Context, c Config, proc *agent.Process, p
 		notes = append(notes, fmt.Sprintf("tracing fell behind the agent's output; %s of it not traced", oneline.Size(untraced)))
 	}
 	notes = append(notes, report.Warning())
+	if !c.Settings.Quiet {
+		notes = append(notes, prov.WaitingNote())
+	}
 	reports.Finish()
 	if err := reports.Err(); err != nil {
 		notes = append(notes, err.Error())

@@ -1,0 +1,29 @@
+package tracer
+
+import (
+	"fmt"
+
+	"github.com/cursor-otel/cursor-otel/internal/oneline"
+)
+
+// WaitingNote is the line a run says when more sessions than it last said
+// wait in the spool for another collector than the one set now (another
+// address, protocol, header value or certificate): they go nowhere until
+// the user acts, so the user hears of them, once for each growth; "" when
+// no more wait. (Call it after Shutdown; the caller leaves it unsaid, and
+// uncalled, under --quiet.)
+func (p *Provider) WaitingNote() string {
+	if p.spool == nil || p.guard == nil {
+		return ""
+	}
+	n := p.spool.NewlyWaiting(p.settings.traces.destination(p.getenv))
+	if n == 0 {
+		return ""
+	}
+	verb := "wait"
+	if n == 1 {
+		verb = "waits"
+	}
+	return fmt.Sprintf("%s kept in %s %s for another collector than the one set now: cursor-otel flush says which, and what differs",
+		oneline.Count(n, "session"), p.spool.Path, verb)
+}
