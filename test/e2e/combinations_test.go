@@ -67,8 +67,9 @@ type mode struct {
 	// sessions: the traces the user's run makes, at most (0: one); an
 	// editor conversation makes one a turn.
 	sessions int
-	// variant: a variant of another mode's input; go test ./... runs it
-	// under two shapes, and with the collector up, not under every shape.
+	// variant: a variant of another mode's input: it runs under two
+	// shapes (the other mode meets every shape), and go test ./... runs
+	// it with the collector up too.
 	variant bool
 }
 
@@ -730,16 +731,16 @@ func TestCombinations(t *testing.T) {
 	}
 	for _, m := range modes {
 		for _, sh := range shapes {
+			two := sh.name == "cursor-otel" || sh.name == "cursor-agent copy"
+			if m.variant && !two {
+				continue // its mode meets every shape
+			}
 			if allCombinations {
 				for _, sp := range spoolStates {
 					for _, coll := range collectors {
 						run(m, sh, sp, coll)
 					}
 				}
-				continue
-			}
-			two := sh.name == "cursor-otel" || sh.name == "cursor-agent copy"
-			if m.variant && !two {
 				continue
 			}
 			run(m, sh, spoolHere, collDown)
