@@ -68,16 +68,8 @@ func FuzzHookTurns(f *testing.F) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			b, err := jsonMarshal(&st)
-			if err != nil {
-				t.Fatal(err)
-			}
-			st = HookState{}
-			if err := jsonUnmarshal(b, &st); err != nil {
-				t.Fatal(err)
-			}
-			if len(b) > 64<<10 {
-				t.Fatalf("the conversation's state is %d bytes", len(b))
+			if n := reload(t, &st); n > 64<<10 {
+				t.Fatalf("the conversation's state is %d bytes", n)
 			}
 			now = now.Add(time.Second + time.Duration(program[i+2]>>6)*20*time.Minute)
 			records = append(records, h.Step(&st, ev, now)...)

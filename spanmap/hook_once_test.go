@@ -9,6 +9,21 @@ import (
 	"github.com/cursor-otel/cursor-otel/parse"
 )
 
+// reload is st as the next hook process reads it back: through its JSON.
+// It returns the JSON's size.
+func reload(t testing.TB, st *HookState) int {
+	t.Helper()
+	b, err := jsonMarshal(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	*st = HookState{}
+	if err := jsonUnmarshal(b, st); err != nil {
+		t.Fatal(err)
+	}
+	return len(b)
+}
+
 // stepAll steps events (hook_event_name|generation_id[|extra JSON]) through
 // Hooks, state carried as JSON between them as hook processes do, and
 // returns every record made.
@@ -25,14 +40,7 @@ func stepAll(t *testing.T, events []string) []SpanRecord {
 		if err != nil {
 			t.Fatalf("%s: %v", line, err)
 		}
-		b, err := jsonMarshal(&st)
-		if err != nil {
-			t.Fatal(err)
-		}
-		st = HookState{}
-		if err := jsonUnmarshal(b, &st); err != nil {
-			t.Fatal(err)
-		}
+		reload(t, &st)
 		now = now.Add(time.Second)
 		out = append(out, NewHooks(Options{}).Step(&st, ev, now)...)
 	}
