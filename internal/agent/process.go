@@ -22,6 +22,11 @@ type Spec struct {
 	// Discard keeps the agent's stdout from the user (the caller prints
 	// what the user asked for instead); it is still copied.
 	Discard bool
+
+	// CopyStdin forwards the user's stdin to the agent through a pipe,
+	// keeping a copy as stdout's is kept (Input), instead of handing it
+	// over: an ACP editor's requests are traced too.
+	CopyStdin bool
 }
 
 // drainGrace is how long stdout and stderr are read after the agent exits:
@@ -50,6 +55,7 @@ type Process struct {
 	guard    orphanGuard // ends the agent if cursor-otel dies; nil when it could not be set up
 	jobs     *jobControl
 	exited   chan Exit
+	input    *Output // the copy of stdin, with CopyStdin
 	activity atomic.Int64 // when the agent last wrote, in Unix nanoseconds
 	reaped   atomic.Bool  // the agent has exited
 }
@@ -107,9 +113,20 @@ func Start(s Spec) (*Process, error) {
 
 	// Signals are caught before the agent starts, so that none between
 	// its start and the forwarding is lost.
+	stdinR := s.Stdin
+	if s.CopyStdin {
+		ir, iw, err := os.Pipe()
+		if err != nil {
+			return fail(fmt.Errorf("stdin pipe: %w", err))
+		}
+		closeAfterStart = append(closeAfterStart, ir)
+		stdinR = ir
+		p.input = newOutput(backlog, false)
+		go p.pumpStdin(s.Stdin, iw)
+	}
 	p.jobs = newJobControl(s.Stdin, s.Stdout, s.Stderr)
 	started := make(chan error, 1)
-	go p.run(s, []*os.File{s.Stdin, stdoutW, stderrW}, started)
+	go p.run(s, []*os.File{stdinR, stdoutW, stderrW}, started)
 	if err := <-started; err != nil {
 		p.jobs.stop()
 		return fail(err)
