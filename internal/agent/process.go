@@ -55,7 +55,7 @@ type Process struct {
 	guard    orphanGuard // ends the agent if cursor-otel dies; nil when it could not be set up
 	jobs     *jobControl
 	exited   chan Exit
-	input    *Output // the copy of stdin, with CopyStdin
+	input    *Output      // the copy of stdin, with CopyStdin
 	activity atomic.Int64 // when the agent last wrote, in Unix nanoseconds
 	reaped   atomic.Bool  // the agent has exited
 }
