@@ -18,10 +18,15 @@ func (p *Process) pumpStdin(src *os.File, dst *os.File) {
 		n, err := src.Read(buf)
 		if n > 0 {
 			at := time.Now()
+			if p.tap != nil {
+				p.tap(true, buf[:n], at)
+			}
 			if _, werr := dst.Write(buf[:n]); werr != nil {
 				return
 			}
-			buf = p.input.pushRead(buf, n, at)
+			if p.tap == nil {
+				buf = p.input.pushRead(buf, n, at)
+			}
 		}
 		if err != nil {
 			return

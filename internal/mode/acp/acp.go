@@ -9,9 +9,7 @@ package acp
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
-	"sync"
 	"time"
 
 	"github.com/cursor-otel/cursor-otel/internal/agent"
@@ -60,8 +58,9 @@ const statusCannotRun = 126
 
 // Run runs the agent for the editor and returns the agent's exit status.
 func Run(ctx context.Context, c Config) int {
+	q := newTapQueue()
 	proc, err := agent.Start(agent.Spec{Path: c.Path, Args: c.Args, Env: c.Env,
-		Stdin: c.Stdin, Stdout: c.Stdout, Stderr: c.Stderr, CopyStdin: true})
+		Stdin: c.Stdin, Stdout: c.Stdout, Stderr: c.Stderr, CopyStdin: true, Tap: q.push})
 	if err != nil {
 		fmt.Fprintln(c.Stderr, oneline.Join(fmt.Sprintf("start %s: %v", c.Path, err)))
 		return statusCannotRun
@@ -95,24 +94,21 @@ func Run(ctx context.Context, c Config) int {
 		}
 	}()
 
-	var mu sync.Mutex // one message at a time into the model
 	var broken error
-	observe := func(fromEditor bool, out *agent.Output) {
-		if err := guarded(func() { follow(out, fromEditor, model, &mu) }); err != nil {
-			mu.Lock()
+	followed := make(chan struct{})
+	go func() {
+		defer close(followed)
+		if err := guarded(func() { follow(q, model) }); err != nil {
 			broken = err
-			mu.Unlock()
-			_, _ = io.Copy(io.Discard, out)
+			for _, ok := q.pop(); ok; _, ok = q.pop() {
+			} // release what is queued
 		}
-	}
-	fromAgent := make(chan struct{})
-	go func() { defer close(fromAgent); observe(false, proc.Output()) }()
-	go observe(true, proc.Input()) // may never end: the editor's stdin outlives the agent
+	}()
 
 	exit := proc.Wait()
-	<-fromAgent
-	// The editor's messages already read are traced before the turns close.
-	untraced := proc.Output().Untraced() + proc.Input().Untraced()
+	q.close() // the editor's input after the agent's exit reaches no one
+	<-followed
+	untraced := q.Untraced()
 	why := fmt.Sprintf("the agent exited (status %d) before the turn's answer", exit.Code)
 	if exit.Signal != nil {
 		why = fmt.Sprintf("the agent was killed by %v before the turn's answer", exit.Signal)
@@ -138,23 +134,20 @@ func Run(ctx context.Context, c Config) int {
 	return exit.Code
 }
 
-// follow reads one direction's copy line by line into the model. Lines
-// that are not JSON-RPC are skipped.
-func follow(out *agent.Output, fromEditor bool, model *spanmap.ACP, mu *sync.Mutex) {
-	lines := parse.NewACPLines(out)
+// follow reads both directions, in the order they crossed, into the
+// model, line by line. Lines that are not JSON-RPC are skipped.
+func follow(q *tapQueue, model *spanmap.ACP) {
+	var lines [2]lineSplitter
 	for {
-		line, err := lines.Next()
-		if len(line) > 0 {
-			if m, ok := parse.DecodeACP(line); ok {
-				at := out.Arrival()
-				mu.Lock()
-				model.Observe(fromEditor, m, at)
-				mu.Unlock()
-			}
-		}
-		if err != nil {
+		c, ok := q.pop()
+		if !ok {
 			return
 		}
+		lines[dir(c.fromEditor)].feed(c, func(line []byte) {
+			if m, ok := parse.DecodeACP(line); ok {
+				model.Observe(c.fromEditor, m, c.at)
+			}
+		})
 	}
 }
 
