@@ -16,7 +16,8 @@
 //	         without waiting
 //
 // FAKEACP_RECORD=FILE writes its arguments, and every byte it read and
-// wrote, as JSON when stdin ends.
+// wrote, as JSON when stdin ends. FAKEAGENT_RUNS=FILE appends its
+// arguments, a JSON array a line, as the stand-in agent does.
 package main
 
 import (
@@ -54,6 +55,14 @@ func main() {
 	a := &agent{out: bufio.NewWriter(os.Stdout), waiting: map[string]chan msg{}, cancel: make(chan string, 8), model: "gpt-5"}
 	if m := os.Getenv("FAKEACP_MODEL"); m != "" {
 		a.model = m
+	}
+	if path := os.Getenv("FAKEAGENT_RUNS"); path != "" {
+		b, _ := json.Marshal(os.Args[1:])
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err == nil {
+			f.Write(append(b, '\n'))
+			f.Close()
+		}
 	}
 	requests := make(chan msg, 64)
 	go a.readLoop(requests)

@@ -10,7 +10,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"time"
 
 	"github.com/cursor-otel/cursor-otel/internal/agent"
 	"github.com/cursor-otel/cursor-otel/internal/oneline"
@@ -117,9 +116,11 @@ func Run(ctx context.Context, c Config) int {
 	if err := guarded(func() { model.Close(exit.At, why, closeAttrs...) }); err != nil && broken == nil {
 		broken = err
 	}
+	// From the agent's exit the flush timeout runs: a turn's flush under
+	// way gives up with it, and what is left is kept.
+	prov.EndingAt(exit.At)
 	close(flushes)
 	<-flushed
-	prov.EndingAt(time.Now())
 	report := prov.Shutdown(ctx)
 	if broken != nil {
 		notes = append(notes, fmt.Sprintf("%v; the trace is incomplete", broken))
