@@ -12,6 +12,7 @@ import (
 
 	"github.com/cursor-otel/cursor-otel/internal/golden"
 	"github.com/cursor-otel/cursor-otel/internal/otlptest"
+	"github.com/cursor-otel/cursor-otel/internal/proctest"
 )
 
 // acpRecord is what the stand-in ACP agent saw and wrote.
@@ -174,6 +175,9 @@ func TestACPSessionTracedAndUntouched(t *testing.T) {
 	}
 	e.onUpdate = nil
 	spans = waitSpans(t, recv, "five turns", func(s []golden.Span) bool { return len(roots(s)) == 5 })
+	t.Logf("scripted session: %d turns, %d tool spans, %d permission spans, %d editor-work spans, %d spans in all",
+		len(roots(spans)), len(named(spans, "execute_tool ")), len(named(spans, "request_permission")),
+		len(named(spans, "fs/"))+len(named(spans, "terminal/")), len(spans))
 	if code := e.close(); code != 0 {
 		t.Errorf("exit %d, want the agent's 0; stderr %q", code, e.stderr.String())
 	}
@@ -280,4 +284,36 @@ func TestACPAsCursorAgent(t *testing.T) {
 	if rec := readACPRecord(t, record); !slices.Equal(rec.Args, args) {
 		t.Errorf("the agent got %q, want exactly %q", rec.Args, args)
 	}
+}
+
+// TestACPEditorClosesAndKills: the editor closing stdin ends the session
+// with the agent's own status; cursor-otel killed leaves no agent behind.
+func TestACPEditorClosesAndKills(t *testing.T) {
+	recv := otlptest.StartGRPC(t)
+	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_AGENT=" + fakeACP, "FAKEACP_EXIT=7"}
+	e := startEditor(t, binary, env, "acp")
+	e.newSession()
+	if code := e.close(); code != 7 {
+		t.Errorf("exit %d, want the agent's 7", code)
+	}
+
+	e = startEditor(t, binary, env, "acp")
+	e.newSession()
+	agents := proctest.Descendants(e.cmd.Process.Pid)
+	if len(agents) == 0 {
+		t.Fatal("no agent under cursor-otel")
+	}
+	if err := e.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for _, pid := range agents {
+		for proctest.Alive(pid) {
+			if time.Now().After(deadline) {
+				t.Fatalf("the agent (pid %d) runs on after cursor-otel was killed", pid)
+			}
+			time.Sleep(20 * time.Millisecond) // polling the process table
+		}
+	}
+	e.close()
 }

@@ -15,6 +15,7 @@
 //	hang     asks the editor for a file and ignores the answer's absence: answers end_turn
 //	         without waiting
 //
+// At the end of stdin it exits with FAKEACP_EXIT (default 0).
 // FAKEACP_RECORD=FILE writes its arguments, and every byte it read and
 // wrote, as JSON when stdin ends. FAKEAGENT_RUNS=FILE appends its
 // arguments, a JSON array a line, as the stand-in agent does.
@@ -25,6 +26,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -70,7 +72,8 @@ func main() {
 		a.handle(req)
 	}
 	a.record()
-	os.Exit(0)
+	code, _ := strconv.Atoi(os.Getenv("FAKEACP_EXIT"))
+	os.Exit(code)
 }
 
 func (a *agent) readLoop(requests chan<- msg) {
