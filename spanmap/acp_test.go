@@ -35,7 +35,7 @@ func acpScript(t *testing.T, lines ...string) []sdktrace.ReadOnlySpan {
 func spanAttr(s sdktrace.ReadOnlySpan, key string) string {
 	for _, kv := range s.Attributes() {
 		if string(kv.Key) == key {
-			return kv.Value.Emit()
+			return kv.Value.String()
 		}
 	}
 	return ""
