@@ -57,6 +57,7 @@ type ACP struct {
 	envCtx   context.Context // TRACEPARENT from the environment, if any
 	pending  map[string]*acpRequest
 	sessions map[string]*acpSession
+	untraced int64 // bytes of the session the tracer did not see (it fell behind)
 	// TurnEnded is called after each turn's root ends (the caller
 	// flushes the trace then); nil does nothing.
 	TurnEnded func()
@@ -90,6 +91,7 @@ type acpTurn struct {
 	used     *int64
 	size     *int64
 	output   strings.Builder
+	untraced int64 // a.untraced when the turn began
 }
 
 type acpTool struct {
@@ -245,7 +247,7 @@ func (a *ACP) beginTurn(req *acpRequest, m *parse.ACPMessage, at time.Time) {
 		opts = append(opts, trace.WithLinks(trace.Link{SpanContext: s.lastRoot}))
 	}
 	ctx, root := a.tracer.Start(trace.ContextWithSpanContext(context.Background(), trace.SpanContextFromContext(parent)), SessionName, opts...)
-	t := &acpTurn{sess: s, ctx: ctx, root: root, tools: map[string]*acpTool{}}
+	t := &acpTurn{sess: s, ctx: ctx, root: root, tools: map[string]*acpTool{}, untraced: a.untraced}
 	s.turn, req.turn = t, t
 	s.lastRoot = root.SpanContext()
 }
@@ -509,6 +511,11 @@ func (a *ACP) endTurn(t *acpTurn, at time.Time, stopReason string, code codes.Co
 	if unanswered > 0 {
 		root.SetAttributes(ACPUnanswered.Int(unanswered))
 	}
+	if lost := a.untraced - t.untraced; lost > 0 {
+		// The tracer fell behind and dropped part of the turn's traffic
+		// (never the traffic itself): the trace says it may lack spans.
+		root.SetAttributes(ACPUntracedBytes.Int64(lost))
+	}
 	if t.cost != nil {
 		root.SetAttributes(GenAICost.Float64(*t.cost), CostUSD.Float64(*t.cost))
 		if t.currency != "" {
@@ -532,6 +539,14 @@ func (a *ACP) endTurn(t *acpTurn, at time.Time, stopReason string, code codes.Co
 	if a.TurnEnded != nil {
 		a.TurnEnded()
 	}
+}
+
+// Untraced says how many bytes of the session, in all, the tracer did
+// not see: the turns open meanwhile say so.
+func (a *ACP) Untraced(n int64) {
+	a.mu.Lock()
+	a.untraced = n
+	a.mu.Unlock()
 }
 
 // Close ends every turn still open, at at, as ERROR with why (the agent

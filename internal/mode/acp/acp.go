@@ -144,6 +144,9 @@ func follow(q *tapQueue, model *spanmap.ACP) {
 		if !ok {
 			return
 		}
+		if c.gap {
+			model.Untraced(q.Untraced())
+		}
 		lines[dir(c.fromEditor)].feed(c, func(line []byte) {
 			if m, ok := parse.DecodeACP(line); ok {
 				model.Observe(c.fromEditor, m, c.at)
