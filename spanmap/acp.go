@@ -11,13 +11,21 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/propagation"
+	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/cursor-otel/cursor-otel/parse"
 )
 
-// ACP attributes (cursor.* where the conventions have none).
+// ACP attributes (cursor.* where the conventions have none). The JSON-RPC
+// ones are given twice: under the names the contract and today's backends
+// use (rpc.system, rpc.jsonrpc.*), and under the conventions' current text
+// (semconv 1.43: rpc.system.name, rpc.response.status_code, jsonrpc.*).
 const (
+	RPCSystemName     = semconv.RPCSystemNameKey
+	RPCStatusCode     = semconv.RPCResponseStatusCodeKey
+	JSONRPCRequestID  = semconv.JSONRPCRequestIDKey
+	JSONRPCVersion    = semconv.JSONRPCProtocolVersionKey
 	RPCSystem         = attribute.Key("rpc.system")
 	RPCMethod         = attribute.Key("rpc.method")
 	RPCJSONRPCCode    = attribute.Key("rpc.jsonrpc.error_code")
@@ -187,12 +195,12 @@ func (a *ACP) request(fromEditor bool, m *parse.ACPMessage, at time.Time) {
 		}
 		_, req.span = a.tracer.Start(parent, "request_permission", trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindClient),
 			trace.WithAttributes(a.common(s, "request_permission")...),
-			trace.WithAttributes(RPCSystem.String("jsonrpc"), RPCMethod.String(m.Method)))
+			trace.WithAttributes(rpcAttrs(m)...))
 	default:
 		if t.current != nil && !t.current.ended {
 			parent = t.current.ctx
 		}
-		attrs := append(a.common(s, "execute_tool"), RPCSystem.String("jsonrpc"), RPCMethod.String(m.Method), RPCRequestID.String(m.ID))
+		attrs := append(a.common(s, "execute_tool"), rpcAttrs(m)...)
 		if ref.Path != "" {
 			attrs = append(attrs, ACPFilePath.String(a.rec.text(ref.Path, a.rec.opts.MaxContent)))
 		}
@@ -229,7 +237,8 @@ func (a *ACP) beginTurn(req *acpRequest, m *parse.ACPMessage, at time.Time) {
 			parent = ctx
 		}
 	}
-	attrs := append(a.common(s, "invoke_agent"), ProviderName.String("cursor"), RPCSystem.String("jsonrpc"), RPCMethod.String(m.Method))
+	attrs := append(a.common(s, "invoke_agent"), ProviderName.String("cursor"))
+	attrs = append(attrs, rpcAttrs(m)...)
 	if s.model != "" {
 		attrs = append(attrs, RequestModel.String(s.model))
 	}
@@ -429,7 +438,7 @@ func (a *ACP) answer(req *acpRequest, m *parse.ACPMessage, at time.Time) {
 		}
 		t := req.turn
 		if m.Error != nil {
-			t.root.SetAttributes(RPCJSONRPCCode.Int(m.Error.Code), RPCJSONRPCMessage.String(a.rec.text(m.Error.Message, 1024)), ErrorType.String(fmt.Sprint(m.Error.Code)))
+			t.root.SetAttributes(a.rpcError(m.Error)...)
 			a.endTurn(t, at, "", codes.Error, a.rec.text(m.Error.Message, 1024))
 			return
 		}
@@ -448,7 +457,7 @@ func (a *ACP) answer(req *acpRequest, m *parse.ACPMessage, at time.Time) {
 		return
 	}
 	if m.Error != nil {
-		req.span.SetAttributes(RPCJSONRPCCode.Int(m.Error.Code), RPCJSONRPCMessage.String(a.rec.text(m.Error.Message, 1024)), ErrorType.String(fmt.Sprint(m.Error.Code)))
+		req.span.SetAttributes(a.rpcError(m.Error)...)
 		req.span.SetStatus(codes.Error, a.rec.text(m.Error.Message, 1024))
 	} else if req.method == "session/request_permission" {
 		var r parse.ACPPermissionResult
@@ -574,4 +583,17 @@ func ACPEndAttrs(code int, stderrTail string, untraced int64) []attribute.KeyVal
 		attrs = append(attrs, ACPUntracedBytes.Int64(untraced))
 	}
 	return attrs
+}
+
+// rpcAttrs name a request by the JSON-RPC conventions, old and current.
+func rpcAttrs(m *parse.ACPMessage) []attribute.KeyValue {
+	return []attribute.KeyValue{RPCSystem.String("jsonrpc"), RPCSystemName.String("jsonrpc"), RPCMethod.String(m.Method),
+		RPCRequestID.String(m.ID), JSONRPCRequestID.String(m.ID), JSONRPCVersion.String("2.0")}
+}
+
+// rpcError is an error answer's attributes.
+func (a *ACP) rpcError(e *parse.RPCError) []attribute.KeyValue {
+	code := fmt.Sprint(e.Code)
+	return []attribute.KeyValue{RPCJSONRPCCode.Int(e.Code), RPCStatusCode.String(code), ErrorType.String(code),
+		RPCJSONRPCMessage.String(a.rec.text(e.Message, 1024))}
 }
