@@ -351,10 +351,7 @@ func (a *ACP) event(m *parse.ACPMessage, at time.Time) {
 func (a *ACP) tool(t *acpTurn, tc parse.ACPToolCall, at time.Time) *acpTool {
 	tl := t.tools[tc.ToolCallID]
 	if tl == nil {
-		name := tc.Kind
-		if name == "" {
-			name = "other"
-		}
+		name := acpToolName(tc.Kind)
 		attrs := append(a.common(t.sess, "execute_tool"), ToolCallID.String(tc.ToolCallID), ToolName.String(name), ToolType.String("function"))
 		ctx, span := a.tracer.Start(t.ctx, "execute_tool "+name, trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
 		tl = &acpTool{span: span, ctx: ctx, name: name}
@@ -596,4 +593,19 @@ func (a *ACP) rpcError(e *parse.RPCError) []attribute.KeyValue {
 	code := fmt.Sprint(e.Code)
 	return []attribute.KeyValue{RPCJSONRPCCode.Int(e.Code), RPCStatusCode.String(code), ErrorType.String(code),
 		RPCJSONRPCMessage.String(a.rec.text(e.Message, 1024))}
+}
+
+// acpToolName is a tool call's gen_ai.tool.name: ACP's kind, named as the
+// same tool is in a wrapped run where the two meet (execute is shell,
+// fetch is web_fetch); the kind itself is in cursor.tool.kind.
+func acpToolName(kind string) string {
+	switch kind {
+	case "":
+		return "other"
+	case "execute":
+		return "shell"
+	case "fetch":
+		return "web_fetch"
+	}
+	return kind
 }

@@ -107,3 +107,18 @@ func TestACPSessionsEachTheirOwnTurns(t *testing.T) {
 		t.Errorf("a's tool: %v", e)
 	}
 }
+
+func TestACPParentFromMetaWhenValid(t *testing.T) {
+	spans := acpScript(t,
+		`>{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{"sessionId":"a","prompt":[],"_meta":{"traceparent":"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"}}}`,
+		`<{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn"}}`,
+		`>{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"a","prompt":[],"_meta":{"traceparent":"00-zz-not-valid"}}}`,
+		`<{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}`,
+	)
+	if got := spans[0].Parent().TraceID().String(); got != "0af7651916cd43dd8448eb211c80319c" || spans[0].Parent().SpanID().String() != "b7ad6b7169203331" {
+		t.Errorf("a valid traceparent is not the parent: %v", spans[0].Parent())
+	}
+	if spans[1].Parent().IsValid() {
+		t.Errorf("an invalid traceparent became a parent: %v", spans[1].Parent())
+	}
+}

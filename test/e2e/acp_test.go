@@ -114,7 +114,7 @@ func TestACPSessionTracedAndUntouched(t *testing.T) {
 		switch s.Name {
 		case "execute_tool edit":
 			edit = s
-		case "execute_tool execute":
+		case "execute_tool shell":
 			execute = s
 		}
 	}
