@@ -51,8 +51,8 @@ const (
 
 // Event names of an ACP turn.
 const (
-	EventACPPlan    = "cursor.plan"
-	EventACPUnknown = "cursor.acp.unknown"
+	EventACPPlan         = "cursor.plan"
+	EventACPNotification = "cursor.acp.notification" // session/cancel, and methods the trace has no span for
 )
 
 // ACP traces an editor's ACP session: a trace per session/prompt turn. It
@@ -225,7 +225,11 @@ func (a *ACP) beginTurn(req *acpRequest, m *parse.ACPMessage, at time.Time) {
 	_ = json.Unmarshal(m.Params, &p)
 	s := a.session(p.SessionID)
 	if s == nil {
-		s = &acpSession{} // a prompt naming no session is still a turn
+		// A prompt naming no session is still a turn, closed as any other.
+		if s = a.sessions[""]; s == nil {
+			s = &acpSession{}
+			a.sessions[""] = s
+		}
 	}
 	if s.turn != nil {
 		a.endTurn(s.turn, at, "", codes.Error, "a new prompt came before this turn's answer")
@@ -342,7 +346,7 @@ func (a *ACP) event(m *parse.ACPMessage, at time.Time) {
 	var ref parse.ACPSessionRef
 	_ = json.Unmarshal(m.Params, &ref)
 	if s := a.sessions[ref.SessionID]; s != nil && s.turn != nil {
-		s.turn.root.AddEvent(EventACPUnknown, trace.WithTimestamp(at), trace.WithAttributes(ACPMethod.String(m.Method)))
+		s.turn.root.AddEvent(EventACPNotification, trace.WithTimestamp(at), trace.WithAttributes(ACPMethod.String(m.Method)))
 	}
 }
 

@@ -122,3 +122,13 @@ func TestACPParentFromMetaWhenValid(t *testing.T) {
 		t.Errorf("an invalid traceparent became a parent: %v", spans[1].Parent())
 	}
 }
+
+func TestACPPromptWithoutSessionClosedByExit(t *testing.T) {
+	spans := acpScript(t,
+		`>{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{"prompt":[]}}`,
+		`>{"jsonrpc":"2.0","method":"session/cancel","params":{}}`,
+	)
+	if len(spans) != 1 || spans[0].Name() != SessionName || spans[0].Status().Code.String() != "Error" {
+		t.Fatalf("a prompt with no session id, never answered: %v", spans)
+	}
+}
