@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"io"
 	"strings"
 	"syscall"
 	"testing"
@@ -49,6 +50,10 @@ func TestACPSignalForwarded(t *testing.T) {
 	if err := e.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
+	// The agent's output ends with it (stdin still open: the agent's end
+	// is the signal's, not the editor's).
+	rest, _ := io.ReadAll(e.out)
+	e.got.Write(rest)
 	if code := e.close(); code != 128+int(syscall.SIGTERM) {
 		t.Errorf("exit %d, want %d", code, 128+int(syscall.SIGTERM))
 	}
