@@ -27,6 +27,10 @@ func TestAgentsAloneRoutesAsKong(t *testing.T) {
 		{"cursor-otel", []string{"fix", "--quiet"}, true},
 		{"cursor-otel", []string{"-", "x"}, true},
 		{"cursor-otel", []string{"status"}, true},
+		{"cursor-otel", []string{"acp"}, true},
+		{"cursor-otel", []string{"--", "--api-key", "k", "acp"}, true},
+		{"cursor-agent", []string{"--api-key", "k", "-e", "https://x", "acp"}, true},
+		{"cursor-otel", []string{"--quiet", "--", "-e", "https://x", "acp"}, false},
 		{"cursor-agent", []string{"replay", "--quiet"}, true},
 		{"agent", []string{"--help"}, true},
 		{"cursor-agent", []string{"--", "x"}, true}, // the agent's own --

@@ -49,6 +49,10 @@ func TestParse(t *testing.T) {
 		{[]string{"-f", "status"}, false, "", "status", false, "", nil},
 		{[]string{"status"}, false, "", "status", false, "", nil},
 		{[]string{"-H", "X-Team: a", "mcp", "list"}, false, "", "mcp", false, "", nil},
+		// An editor's ACP session, global flags before acp: never rewritten.
+		{[]string{"acp"}, false, "", "acp", false, "", nil},
+		{[]string{"--api-key", "key_123456", "-e", "https://api2.cursor.sh", "acp"}, false, "", "acp", false, "key_123456", nil},
+		{[]string{"--output-format", "json", "acp"}, false, "json", "acp", false, "", nil},
 		{[]string{"fix ls output"}, false, "", "", false, "", []string{"--output-format", "stream-json", "fix ls output"}},
 		{[]string{"--help"}, false, "", "", true, "", nil},
 		{[]string{"--version"}, false, "", "", true, "", nil},

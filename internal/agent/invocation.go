@@ -27,7 +27,7 @@ var (
 	optionalValueFlags = []string{"--resume", "-w", "--worktree"}
 	// subcommands run untouched: they print no stream to trace.
 	subcommands = []string{"install-shell-integration", "uninstall-shell-integration", "login", "logout",
-		"mcp", "status", "whoami", "update", "upgrade", "create-chat", "ls", "resume", "help", "about", "generate-rule"}
+		"mcp", "acp", "status", "whoami", "update", "upgrade", "create-chat", "ls", "resume", "help", "about", "generate-rule"}
 	// infoFlags make cursor-agent print something and exit.
 	infoFlags = []string{"-v", "--version", "-h", "--help", "--list-models"}
 )
@@ -136,6 +136,10 @@ func shortFlags(a string) (string, bool) {
 	}
 	return a[1:], true
 }
+
+// ACP says the command line runs an editor's ACP session (`acp`, after
+// any global flags): the agent gets exactly these arguments.
+func (inv Invocation) ACP() bool { return inv.Subcommand == "acp" }
 
 // Untouched says the run prints no event stream to trace: a subcommand, or
 // --help, --version, --list-models.

@@ -22,6 +22,18 @@ type Spec struct {
 	// Discard keeps the agent's stdout from the user (the caller prints
 	// what the user asked for instead); it is still copied.
 	Discard bool
+
+	// CopyStdin forwards the user's stdin to the agent through a pipe,
+	// keeping a copy as stdout's is kept (Input), instead of handing it
+	// over: an ACP editor's requests are traced too.
+	CopyStdin bool
+
+	// Tap, when set, is given each chunk read from the agent's stdout (and,
+	// with CopyStdin, from the user's stdin: fromUser) before it is
+	// forwarded, instead of queuing it for Output and Input: what crossed
+	// both ways, in the order it crossed. It must neither block nor keep
+	// data.
+	Tap func(fromUser bool, data []byte, at time.Time)
 }
 
 // drainGrace is how long stdout and stderr are read after the agent exits:
@@ -50,6 +62,8 @@ type Process struct {
 	guard    orphanGuard // ends the agent if cursor-otel dies; nil when it could not be set up
 	jobs     *jobControl
 	exited   chan Exit
+	input    *Output // the copy of stdin, with CopyStdin
+	tap      func(fromUser bool, data []byte, at time.Time)
 	activity atomic.Int64 // when the agent last wrote, in Unix nanoseconds
 	reaped   atomic.Bool  // the agent has exited
 }
@@ -65,7 +79,7 @@ type Process struct {
 // task manager), the agent is ended: it does not run on orphaned (a
 // watchdog on unix, a job object on Windows).
 func Start(s Spec) (*Process, error) {
-	p := &Process{exited: make(chan Exit, 1)}
+	p := &Process{exited: make(chan Exit, 1), tap: s.Tap}
 	var closeAfterStart []*os.File
 	fail := func(err error) (*Process, error) {
 		for _, f := range append(closeAfterStart, p.pipes...) {
@@ -107,9 +121,20 @@ func Start(s Spec) (*Process, error) {
 
 	// Signals are caught before the agent starts, so that none between
 	// its start and the forwarding is lost.
+	stdinR := s.Stdin
+	if s.CopyStdin {
+		ir, iw, err := os.Pipe()
+		if err != nil {
+			return fail(fmt.Errorf("stdin pipe: %w", err))
+		}
+		closeAfterStart = append(closeAfterStart, ir)
+		stdinR = ir
+		p.input = newOutput(backlog, false)
+		go p.pumpStdin(s.Stdin, iw)
+	}
 	p.jobs = newJobControl(s.Stdin, s.Stdout, s.Stderr)
 	started := make(chan error, 1)
-	go p.run(s, []*os.File{s.Stdin, stdoutW, stderrW}, started)
+	go p.run(s, []*os.File{stdinR, stdoutW, stderrW}, started)
 	if err := <-started; err != nil {
 		p.jobs.stop()
 		return fail(err)
@@ -132,6 +157,9 @@ func (p *Process) pumpStdout(r *os.File, dst io.Writer) {
 		if n > 0 {
 			at := time.Now()
 			p.wrote(at)
+			if p.tap != nil {
+				p.tap(false, buf[:n], at)
+			}
 			if dst != nil {
 				if _, werr := dst.Write(buf[:n]); werr != nil {
 					// The user's stdout is gone (a closed pipe): close the
@@ -140,7 +168,9 @@ func (p *Process) pumpStdout(r *os.File, dst io.Writer) {
 					r.Close()
 				}
 			}
-			buf = p.output.pushRead(buf, n, at)
+			if p.tap == nil {
+				buf = p.output.pushRead(buf, n, at)
+			}
 		}
 		if err != nil {
 			return

@@ -71,6 +71,8 @@ type mode struct {
 	// shapes (the other mode meets every shape), and go test ./... runs
 	// it with the collector up too.
 	variant bool
+	// acp: the real agent is the stand-in ACP agent, driven by an editor.
+	acp bool
 }
 
 // The spool's state before the user's run.
@@ -415,8 +417,12 @@ func (c *cell) setUp(t *testing.T) {
 		}
 	}
 	c.dropIn, c.own = c.shape.install(t, inst)
+	real := fakeAgent
+	if c.mode.acp {
+		real = fakeACP
+	}
 	for _, name := range []string{"cursor-agent", "agent"} {
-		symlink(t, fakeAgent, filepath.Join(c.realAgentDir, name))
+		symlink(t, real, filepath.Join(c.realAgentDir, name))
 	}
 	if c.shape.moved {
 		// The real agent moves the drop-in away as it starts: a user's
@@ -426,7 +432,7 @@ func (c *cell) setUp(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, name := range []string{"cursor-agent", "agent"} {
-			script := fmt.Sprintf("#!/bin/sh\n[ -e %q ] && mv %q %q\nexec %q \"$@\"\n", c.dropIn, c.dropIn, moveTo, fakeAgent)
+			script := fmt.Sprintf("#!/bin/sh\n[ -e %q ] && mv %q %q\nexec %q \"$@\"\n", c.dropIn, c.dropIn, moveTo, real)
 			path := filepath.Join(c.realAgentDir, name)
 			_ = os.Remove(path)
 			if err := os.WriteFile(path, []byte(script), 0o755); err != nil {

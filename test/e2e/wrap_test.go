@@ -32,6 +32,10 @@ func buildFakeAgent(dir string) error {
 	if err != nil {
 		return fmt.Errorf("build fakeagent: %v\n%s", err, out)
 	}
+	fakeACP = filepath.Join(dir, "fakeacp")
+	if out, err := exec.Command("go", "build", "-o", fakeACP, "./test/fakeacp").CombinedOutput(); err != nil {
+		return fmt.Errorf("build fakeacp: %v\n%s", err, out)
+	}
 	return nil
 }
 

@@ -18,6 +18,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/cursor-otel/cursor-otel/internal/agent"
+	"github.com/cursor-otel/cursor-otel/internal/mode/acp"
 	"github.com/cursor-otel/cursor-otel/internal/mode/hook"
 	"github.com/cursor-otel/cursor-otel/internal/oneline"
 	"github.com/cursor-otel/cursor-otel/internal/pricing"
@@ -101,6 +102,10 @@ func Run(ctx context.Context, c Config) int {
 
 	inv := agent.Parse(c.Args)
 	interactive := agent.IsTerminal(c.Stdin) && agent.IsTerminal(c.Stdout)
+	if inv.ACP() && c.Problems == nil {
+		return acp.Run(ctx, acp.Config{Settings: c.Settings, Path: path, Args: c.Args, Env: append(env, hook.StreamTraced+"=1"),
+			Environ: c.Environ, APIKey: inv.APIKey, Stdin: c.Stdin, Stdout: c.Stdout, Stderr: c.Stderr, DeliverKept: c.DeliverKept})
+	}
 	p := planRun(inv, interactive, c.Settings.Rewrite)
 	if c.Problems != nil || !p.traced {
 		if c.Problems != nil {

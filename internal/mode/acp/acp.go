@@ -1,0 +1,168 @@
+// Package acp is cursor-otel's ACP mode: an editor's Agent Client Protocol
+// session with cursor-agent (`cursor-agent acp`), passed through untouched
+// both ways, each prompt turn traced. Its rules are the contract's
+// "Editors through ACP": the agent gets exactly its arguments, every byte
+// crosses as soon as it arrives, and the tracing reads copies off the hot
+// path.
+package acp
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/cursor-otel/cursor-otel/internal/agent"
+	"github.com/cursor-otel/cursor-otel/internal/oneline"
+	"github.com/cursor-otel/cursor-otel/internal/settings"
+	"github.com/cursor-otel/cursor-otel/parse"
+	"github.com/cursor-otel/cursor-otel/spanmap"
+	"github.com/cursor-otel/cursor-otel/tracer"
+)
+
+// Config is one ACP session's process.
+type Config struct {
+	Settings settings.Settings
+	Path     string   // the agent found
+	Args     []string // the agent's arguments, exactly as given
+	Env      []string // the agent's environment
+	Environ  []string // cursor-otel's own, for its settings
+	APIKey   string   // an --api-key value, redacted
+	Stdin    *os.File
+	Stdout   *os.File
+	Stderr   *os.File
+	// DeliverKept starts delivering what earlier runs kept; nil starts nothing.
+	DeliverKept func()
+}
+
+func (c *Config) getenv(key string) string {
+	for i := len(c.Environ) - 1; i >= 0; i-- {
+		if k, v, ok := cut(c.Environ[i]); ok && k == key {
+			return v
+		}
+	}
+	return ""
+}
+
+func cut(kv string) (string, string, bool) {
+	for i := 0; i < len(kv); i++ {
+		if kv[i] == '=' {
+			return kv[:i], kv[i+1:], true
+		}
+	}
+	return "", "", false
+}
+
+// statusCannotRun: the agent was found and could not be started.
+const statusCannotRun = 126
+
+// Run runs the agent for the editor and returns the agent's exit status.
+func Run(ctx context.Context, c Config) int {
+	q := newTapQueue()
+	proc, err := agent.Start(agent.Spec{Path: c.Path, Args: c.Args, Env: c.Env,
+		Stdin: c.Stdin, Stdout: c.Stdout, Stderr: c.Stderr, CopyStdin: true, Tap: q.push})
+	if err != nil {
+		fmt.Fprintln(c.Stderr, oneline.Join(fmt.Sprintf("start %s: %v", c.Path, err)))
+		return statusCannotRun
+	}
+	s := c.Settings
+	redactor := s.Redactor(c.Environ, c.APIKey)
+	var notes []string
+	cfg := s.Tracing(c.getenv, redactor)
+	prov, err := tracer.New(ctx, cfg)
+	if err != nil {
+		notes = append(notes, redactor.Redact(err.Error())+"; nothing exported")
+		prov = tracer.NewNoExport(ctx, cfg)
+	}
+	if c.DeliverKept != nil {
+		c.DeliverKept()
+	}
+	parent, _ := tracer.ParentFromEnv(ctx, c.getenv)
+	model := spanmap.NewACP(parent, prov.Tracer(), s.Recording(redactor))
+	flushes := make(chan struct{}, 1)
+	model.TurnEnded = func() {
+		select {
+		case flushes <- struct{}{}:
+		default: // one is coming
+		}
+	}
+	flushed := make(chan struct{})
+	go func() {
+		defer close(flushed)
+		for range flushes {
+			_ = prov.Flush(ctx)
+		}
+	}()
+
+	var broken error
+	followed := make(chan struct{})
+	go func() {
+		defer close(followed)
+		if err := guarded(func() { follow(q, model) }); err != nil {
+			broken = err
+			for _, ok := q.pop(); ok; _, ok = q.pop() {
+			} // release what is queued
+		}
+	}()
+
+	exit := proc.Wait()
+	q.close() // the editor's input after the agent's exit reaches no one
+	<-followed
+	untraced := q.Untraced()
+	why := fmt.Sprintf("the agent exited (status %d) before the turn's answer", exit.Code)
+	if exit.Signal != nil {
+		why = fmt.Sprintf("the agent was killed by %v before the turn's answer", exit.Signal)
+	}
+	closeAttrs := spanmap.ACPEndAttrs(exit.Code, redactor.Redact(exit.StderrTail), untraced)
+	if err := guarded(func() { model.Close(exit.At, why, closeAttrs...) }); err != nil && broken == nil {
+		broken = err
+	}
+	// From the agent's exit the flush timeout runs: a turn's flush under
+	// way gives up with it, and what is left is kept.
+	prov.EndingAt(exit.At)
+	close(flushes)
+	<-flushed
+	report := prov.Shutdown(ctx)
+	if broken != nil {
+		notes = append(notes, fmt.Sprintf("%v; the trace is incomplete", broken))
+	}
+	if untraced > 0 {
+		notes = append(notes, fmt.Sprintf("tracing fell behind the session; %s of it not traced", oneline.Size(untraced)))
+	}
+	notes = append(notes, report.Warning())
+	if line := oneline.Join(notes...); line != "" && !s.Quiet {
+		fmt.Fprintln(c.Stderr, redactor.Redact(line))
+	}
+	return exit.Code
+}
+
+// follow reads both directions, in the order they crossed, into the
+// model, line by line. Lines that are not JSON-RPC are skipped.
+func follow(q *tapQueue, model *spanmap.ACP) {
+	var lines [2]lineSplitter
+	for {
+		c, ok := q.pop()
+		if !ok {
+			return
+		}
+		if c.gap {
+			model.Untraced(q.Untraced())
+		}
+		lines[dir(c.fromEditor)].feed(c, func(line []byte) {
+			if m, ok := parse.DecodeACP(line); ok {
+				model.Observe(c.fromEditor, m, c.at)
+			}
+		})
+	}
+}
+
+// guarded runs fn, turning a panic into an error: cursor-otel's own
+// failure never costs the editor its session.
+func guarded(fn func()) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error: %v", r)
+		}
+	}()
+	fn()
+	return nil
+}

@@ -1,0 +1,108 @@
+package parse
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+)
+
+// ACP (the Agent Client Protocol) is JSON-RPC 2.0, one message a line,
+// requests going both ways between an editor and the agent. This file
+// reads those lines; acp_types.go gives the typed fields the trace uses.
+
+// ACPMessage is one JSON-RPC 2.0 message: a request (ID and Method), a
+// notification (Method, no ID), or an answer (ID, Result or Error).
+type ACPMessage struct {
+	ID     string          // the id as written (a number or a quoted string); "" for a notification
+	Method string          // a request's or notification's
+	Params json.RawMessage // a request's or notification's
+	Result json.RawMessage // an answer's
+	Error  *RPCError       // an error answer's
+}
+
+// RPCError is a JSON-RPC error object.
+type RPCError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+}
+
+// IsRequest says the message asks for an answer.
+func (m *ACPMessage) IsRequest() bool { return m.Method != "" && m.ID != "" }
+
+// IsNotification says the message is a method call with no answer.
+func (m *ACPMessage) IsNotification() bool { return m.Method != "" && m.ID == "" }
+
+// IsAnswer says the message answers a request.
+func (m *ACPMessage) IsAnswer() bool { return m.Method == "" && m.ID != "" }
+
+type wireRPC struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  string          `json:"method"`
+	Params  json.RawMessage `json:"params"`
+	Result  json.RawMessage `json:"result"`
+	Error   *RPCError       `json:"error"`
+}
+
+// DecodeACP reads one line as a JSON-RPC 2.0 message. ok is false for
+// anything else (not JSON, not an object, no "jsonrpc":"2.0", neither a
+// method nor an id): such lines pass through untraced.
+func DecodeACP(line []byte) (*ACPMessage, bool) {
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 || line[0] != '{' {
+		return nil, false
+	}
+	var w wireRPC
+	if err := json.Unmarshal(line, &w); err != nil || w.JSONRPC != "2.0" {
+		return nil, false
+	}
+	m := &ACPMessage{Method: w.Method, Params: w.Params, Result: w.Result, Error: w.Error}
+	if id := bytes.TrimSpace(w.ID); len(id) > 0 && !bytes.Equal(id, []byte("null")) {
+		m.ID = string(id)
+	}
+	if m.Method == "" && m.ID == "" {
+		return nil, false
+	}
+	if m.Method == "" && m.Result == nil && m.Error == nil {
+		return nil, false // an id alone answers nothing
+	}
+	return m, true
+}
+
+// ACPLines reads lines of any length, each with its line ending, so that
+// the lines read put back together are the bytes read.
+type ACPLines struct {
+	r    *bufio.Reader
+	line []byte
+}
+
+// NewACPLines reads lines from r.
+func NewACPLines(r io.Reader) *ACPLines {
+	return &ACPLines{r: bufio.NewReaderSize(r, 64<<10)}
+}
+
+// Next returns the next line, its "\n" included when it has one; the
+// slice is valid until the next call. At the end it returns io.EOF (after
+// a last line without a line ending, if there is one).
+func (l *ACPLines) Next() ([]byte, error) {
+	l.line = l.line[:0]
+	for {
+		frag, err := l.r.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			l.line = append(l.line, frag...)
+			continue
+		}
+		if len(l.line) == 0 {
+			if err != nil && len(frag) > 0 {
+				return frag, nil // the last line, without a line ending; EOF next
+			}
+			return frag, err
+		}
+		l.line = append(l.line, frag...)
+		if err != nil && len(l.line) > 0 {
+			return l.line, nil
+		}
+		return l.line, err
+	}
+}

@@ -1,0 +1,109 @@
+package parse
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+)
+
+func TestDecodeACP(t *testing.T) {
+	for _, tt := range []struct {
+		name, line string
+		ok         bool
+		kind       string // request, notification, answer
+	}{
+		{"request", `{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{}}`, true, "request"},
+		{"string id", `{"jsonrpc":"2.0","id":"x-1","method":"initialize"}`, true, "request"},
+		{"notification", `{"jsonrpc":"2.0","method":"session/update","params":{}}`, true, "notification"},
+		{"null id is a notification", `{"jsonrpc":"2.0","id":null,"method":"session/cancel"}`, true, "notification"},
+		{"result", `{"jsonrpc":"2.0","id":1,"result":null}`, true, "answer"},
+		{"error", `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"nope"}}`, true, "answer"},
+		{"crlf", "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\r\n", true, "answer"},
+		{"no version", `{"id":1,"method":"x"}`, false, ""},
+		{"version 1", `{"jsonrpc":"1.0","id":1,"method":"x"}`, false, ""},
+		{"id alone", `{"jsonrpc":"2.0","id":1}`, false, ""},
+		{"not json", `cursor-agent: logged out`, false, ""},
+		{"array", `[{"jsonrpc":"2.0","id":1,"method":"x"}]`, false, ""},
+		{"cut", `{"jsonrpc":"2.0","id":1,"meth`, false, ""},
+		{"empty", ``, false, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			m, ok := DecodeACP([]byte(tt.line))
+			if ok != tt.ok {
+				t.Fatalf("ok = %v, want %v", ok, tt.ok)
+			}
+			if !ok {
+				return
+			}
+			kind := map[bool]string{true: "request"}[m.IsRequest()] + map[bool]string{true: "notification"}[m.IsNotification()] + map[bool]string{true: "answer"}[m.IsAnswer()]
+			if kind != tt.kind {
+				t.Errorf("kind %q, want %q", kind, tt.kind)
+			}
+		})
+	}
+}
+
+func TestACPLinesAnyLength(t *testing.T) {
+	big := strings.Repeat("x", 3<<20)
+	in := "a\n" + big + "\r\n\nlast"
+	l := NewACPLines(strings.NewReader(in))
+	var out bytes.Buffer
+	n := 0
+	for {
+		line, err := l.Next()
+		out.Write(line)
+		if len(line) > 0 {
+			n++
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if out.String() != in || n != 4 {
+		t.Errorf("read %d lines, %d bytes of %d", n, out.Len(), len(in))
+	}
+}
+
+func TestModelOf(t *testing.T) {
+	opts := []ACPConfigOption{{ID: "mode", Category: "mode", CurrentValue: []byte(`"agent"`)}, {ID: "model", Category: "model", CurrentValue: []byte(`"composer-2"`)}}
+	if got := ModelOf(&ACPModels{CurrentModelID: "gpt-5"}, opts); got != "composer-2" {
+		t.Errorf("configOptions' model: %q", got)
+	}
+	if got := ModelOf(&ACPModels{CurrentModelID: "gpt-5"}, nil); got != "gpt-5" {
+		t.Errorf("currentModelId: %q", got)
+	}
+}
+
+// FuzzACPLines: any bytes read as lines give back the same bytes, and no
+// line crashes the JSON-RPC reader or the typed fields.
+func FuzzACPLines(f *testing.F) {
+	f.Add([]byte("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"session/prompt\",\"params\":{\"prompt\":[{\"type\":\"text\",\"text\":\"x\"}],\"_meta\":{\"traceparent\":\"00-\"}}}\n\r\nx"))
+	f.Add([]byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"usage_update","used":1,"size":2,"cost":{"amount":0.1,"currency":"USD"}}}}`))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		l := NewACPLines(bytes.NewReader(in))
+		var out bytes.Buffer
+		for {
+			line, err := l.Next()
+			out.Write(line)
+			if m, ok := DecodeACP(line); ok {
+				var u ACPUpdateParams
+				_ = json.Unmarshal(m.Params, &u)
+				_ = u.Update.ChunkText()
+				var r ACPSessionResult
+				_ = json.Unmarshal(m.Result, &r)
+				_ = ModelOf(r.Models, r.ConfigOptions)
+			}
+			if err != nil {
+				break
+			}
+		}
+		if !bytes.Equal(out.Bytes(), in) {
+			t.Fatalf("lines give %q, not %q", out.Bytes(), in)
+		}
+	})
+}

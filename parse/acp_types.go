@@ -1,0 +1,162 @@
+package parse
+
+import "encoding/json"
+
+// The ACP fields the trace reads, as agentclientprotocol/agent-client-protocol
+// schema/v1 names them. Every field is optional here: a message missing
+// one is traced without it.
+
+// ACPPrompt is session/prompt's params.
+type ACPPrompt struct {
+	SessionID string            `json:"sessionId"`
+	Prompt    []ACPContentBlock `json:"prompt"`
+	Meta      struct {
+		Traceparent string `json:"traceparent"`
+		Tracestate  string `json:"tracestate"`
+	} `json:"_meta"`
+}
+
+// ACPContentBlock is a prompt's or a chunk's content.
+type ACPContentBlock struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+	URI  string `json:"uri"`
+}
+
+// ACPPromptResult is session/prompt's answer.
+type ACPPromptResult struct {
+	StopReason string    `json:"stopReason"`
+	Usage      *ACPUsage `json:"usage"`
+}
+
+// ACPUsage is a prompt answer's token usage (camelCase as in the schema;
+// snake_case as the usage RFD first wrote it).
+type ACPUsage struct {
+	InputTokens       int64 `json:"inputTokens"`
+	OutputTokens      int64 `json:"outputTokens"`
+	TotalTokens       int64 `json:"totalTokens"`
+	ThoughtTokens     int64 `json:"thoughtTokens"`
+	CachedReadTokens  int64 `json:"cachedReadTokens"`
+	CachedWriteTokens int64 `json:"cachedWriteTokens"`
+
+	InputTokensSnake       int64 `json:"input_tokens"`
+	OutputTokensSnake      int64 `json:"output_tokens"`
+	CachedReadTokensSnake  int64 `json:"cached_read_tokens"`
+	CachedWriteTokensSnake int64 `json:"cached_write_tokens"`
+}
+
+// Input, Output, CacheRead and CacheWrite read either spelling.
+func (u ACPUsage) Input() int64      { return max(u.InputTokens, u.InputTokensSnake) }
+func (u ACPUsage) Output() int64     { return max(u.OutputTokens, u.OutputTokensSnake) }
+func (u ACPUsage) CacheRead() int64  { return max(u.CachedReadTokens, u.CachedReadTokensSnake) }
+func (u ACPUsage) CacheWrite() int64 { return max(u.CachedWriteTokens, u.CachedWriteTokensSnake) }
+
+// ACPSessionResult is session/new's or session/load's answer (and
+// set_config_option's, which gives configOptions).
+type ACPSessionResult struct {
+	SessionID     string            `json:"sessionId"`
+	Models        *ACPModels        `json:"models"`
+	ConfigOptions []ACPConfigOption `json:"configOptions"`
+}
+
+// ACPModels is a session's model state.
+type ACPModels struct {
+	CurrentModelID string `json:"currentModelId"`
+}
+
+// ACPConfigOption is one of a session's configuration options.
+type ACPConfigOption struct {
+	ID           string          `json:"id"`
+	Category     string          `json:"category"`
+	CurrentValue json.RawMessage `json:"currentValue"`
+}
+
+// ModelOf is the current model a session's answer or update names: its
+// models' currentModelId, or its configOptions entry of category model.
+func ModelOf(models *ACPModels, opts []ACPConfigOption) string {
+	for _, o := range opts {
+		if o.Category == "model" {
+			var s string
+			if json.Unmarshal(o.CurrentValue, &s) == nil && s != "" {
+				return s
+			}
+		}
+	}
+	if models != nil {
+		return models.CurrentModelID
+	}
+	return ""
+}
+
+// ACPSessionRef is any params naming a session (session/load, set_model,
+// set_config_option, cancel, and the agent's requests).
+type ACPSessionRef struct {
+	SessionID string          `json:"sessionId"`
+	ModelID   string          `json:"modelId"`  // session/set_model
+	ConfigID  string          `json:"configId"` // session/set_config_option
+	Value     json.RawMessage `json:"value"`    // session/set_config_option
+	Path      string          `json:"path"`     // fs/*
+	Command   string          `json:"command"`  // terminal/create
+	ToolCall  *ACPToolCall    `json:"toolCall"` // session/request_permission
+	Options   []struct {
+		OptionID string `json:"optionId"`
+		Name     string `json:"name"`
+		Kind     string `json:"kind"`
+	} `json:"options"` // session/request_permission
+}
+
+// ACPUpdateParams is session/update's params.
+type ACPUpdateParams struct {
+	SessionID string    `json:"sessionId"`
+	Update    ACPUpdate `json:"update"`
+}
+
+// ACPUpdate is one session update; SessionUpdate says which.
+type ACPUpdate struct {
+	SessionUpdate string            `json:"sessionUpdate"`
+	Content       json.RawMessage   `json:"content"` // a chunk's ContentBlock, or a tool call's content list
+	ACPToolCall                     // tool_call, tool_call_update
+	Entries       []ACPPlanEntry    `json:"entries"`       // plan
+	ConfigOptions []ACPConfigOption `json:"configOptions"` // config_option_update
+	Used          *int64            `json:"used"`          // usage_update
+	Size          *int64            `json:"size"`          // usage_update
+	Cost          *struct {
+		Amount   float64 `json:"amount"`
+		Currency string  `json:"currency"`
+	} `json:"cost"` // usage_update
+}
+
+// ACPToolCall is a tool call's fields, as tool_call, tool_call_update and
+// session/request_permission give them.
+type ACPToolCall struct {
+	ToolCallID string          `json:"toolCallId"`
+	Title      string          `json:"title"`
+	Kind       string          `json:"kind"`
+	Status     string          `json:"status"`
+	RawInput   json.RawMessage `json:"rawInput"`
+	RawOutput  json.RawMessage `json:"rawOutput"`
+}
+
+// ACPPlanEntry is one entry of a plan.
+type ACPPlanEntry struct {
+	Content  string `json:"content"`
+	Priority string `json:"priority"`
+	Status   string `json:"status"`
+}
+
+// ACPPermissionResult is session/request_permission's answer.
+type ACPPermissionResult struct {
+	Outcome struct {
+		Outcome  string `json:"outcome"` // selected or cancelled
+		OptionID string `json:"optionId"`
+	} `json:"outcome"`
+}
+
+// ChunkText is a chunk's text, when its content is a text block.
+func (u ACPUpdate) ChunkText() string {
+	var b ACPContentBlock
+	if json.Unmarshal(u.Content, &b) == nil {
+		return b.Text
+	}
+	return ""
+}

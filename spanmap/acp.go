@@ -1,0 +1,615 @@
+package spanmap
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/propagation"
+	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/cursor-otel/cursor-otel/parse"
+)
+
+// ACP attributes (cursor.* where the conventions have none). The JSON-RPC
+// ones are given twice: under the names the contract and today's backends
+// use (rpc.system, rpc.jsonrpc.*), and under the conventions' current text
+// (semconv 1.43: rpc.system.name, rpc.response.status_code, jsonrpc.*).
+const (
+	RPCSystemName     = semconv.RPCSystemNameKey
+	RPCStatusCode     = semconv.RPCResponseStatusCodeKey
+	JSONRPCRequestID  = semconv.JSONRPCRequestIDKey
+	JSONRPCVersion    = semconv.JSONRPCProtocolVersionKey
+	RPCSystem         = attribute.Key("rpc.system")
+	RPCMethod         = attribute.Key("rpc.method")
+	RPCJSONRPCCode    = attribute.Key("rpc.jsonrpc.error_code")
+	RPCJSONRPCMessage = attribute.Key("rpc.jsonrpc.error_message")
+	RPCRequestID      = attribute.Key("rpc.jsonrpc.request_id")
+	ACPToolKind       = attribute.Key("cursor.tool.kind")
+	ACPToolTitle      = attribute.Key("cursor.tool.title")
+	ACPToolStatus     = attribute.Key("cursor.tool.status")
+	ACPPermOption     = attribute.Key("cursor.permission.option_id")
+	ACPPermKind       = attribute.Key("cursor.permission.option_kind")
+	ACPPermOutcome    = attribute.Key("cursor.permission.outcome")
+	ACPContextUsed    = attribute.Key("cursor.context.used_tokens")
+	ACPContextSize    = attribute.Key("cursor.context.size_tokens")
+	ACPCostCurrency   = attribute.Key("cursor.usage.cost_currency")
+	ACPUnanswered     = attribute.Key("cursor.acp.unanswered")
+	ACPUntracedBytes  = attribute.Key("cursor.acp.untraced_bytes")
+	ACPTurnEnd        = attribute.Key("cursor.acp.turn_end")
+	ACPPlanEntries    = attribute.Key("cursor.plan.entries")
+	ACPPlanStatuses   = attribute.Key("cursor.plan.statuses")
+	ACPMethod         = attribute.Key("cursor.acp.method")
+	ACPFilePath       = attribute.Key("cursor.tool.path")
+)
+
+// Event names of an ACP turn.
+const (
+	EventACPPlan         = "cursor.plan"
+	EventACPNotification = "cursor.acp.notification" // session/cancel, and methods the trace has no span for
+)
+
+// ACP traces an editor's ACP session: a trace per session/prompt turn. It
+// is told each JSON-RPC message as it crossed (Observe) and knows nothing
+// of processes. Safe for use from one goroutine at a time.
+type ACP struct {
+	mu       sync.Mutex
+	rec      *Recorder // for its text helpers and options
+	tracer   trace.Tracer
+	envCtx   context.Context // TRACEPARENT from the environment, if any
+	pending  map[string]*acpRequest
+	sessions map[string]*acpSession
+	untraced int64 // bytes of the session the tracer did not see (it fell behind)
+	// TurnEnded is called after each turn's root ends (the caller
+	// flushes the trace then); nil does nothing.
+	TurnEnded func()
+}
+
+type acpRequest struct {
+	method  string
+	session string
+	at      time.Time
+	span    trace.Span // the span the request opened, if any
+	turn    *acpTurn
+	params  json.RawMessage
+}
+
+type acpSession struct {
+	id       string
+	model    string
+	lastRoot trace.SpanContext
+	turn     *acpTurn
+}
+
+type acpTurn struct {
+	sess     *acpSession
+	ctx      context.Context // holds the root
+	root     trace.Span
+	tools    map[string]*acpTool
+	current  *acpTool // the tool call in progress: where the agent's requests go
+	thinking *acpThinking
+	cost     *float64
+	currency string
+	used     *int64
+	size     *int64
+	output   strings.Builder
+	untraced int64 // a.untraced when the turn began
+}
+
+type acpTool struct {
+	span  trace.Span
+	ctx   context.Context
+	name  string
+	kind  string
+	last  time.Time
+	ended bool
+}
+
+type acpThinking struct {
+	start, last time.Time
+	deltas      int
+	text        boundedText
+}
+
+// NewACP traces into tracer; ctx holds the parent from TRACEPARENT, if any.
+func NewACP(ctx context.Context, tracer trace.Tracer, opts Options) *ACP {
+	return &ACP{rec: NewRecorder(ctx, tracer, opts), tracer: tracer, envCtx: ctx,
+		pending: map[string]*acpRequest{}, sessions: map[string]*acpSession{}}
+}
+
+// the keys of requests in flight: an id is unique per direction.
+func reqKey(fromEditor bool, id string) string {
+	if fromEditor {
+		return "e" + id
+	}
+	return "a" + id
+}
+
+// Observe records one message; fromEditor says which way it went, at
+// when it crossed.
+func (a *ACP) Observe(fromEditor bool, m *parse.ACPMessage, at time.Time) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	switch {
+	case m.IsRequest():
+		a.request(fromEditor, m, at)
+	case m.IsNotification():
+		a.notification(fromEditor, m, at)
+	case m.IsAnswer():
+		// An answer goes the other way from its request.
+		req, ok := a.pending[reqKey(!fromEditor, m.ID)]
+		if !ok {
+			return
+		}
+		delete(a.pending, reqKey(!fromEditor, m.ID))
+		a.answer(req, m, at)
+	}
+}
+
+func (a *ACP) session(id string) *acpSession {
+	if id == "" {
+		return nil
+	}
+	s := a.sessions[id]
+	if s == nil {
+		s = &acpSession{id: id}
+		a.sessions[id] = s
+	}
+	return s
+}
+
+func (a *ACP) request(fromEditor bool, m *parse.ACPMessage, at time.Time) {
+	var ref parse.ACPSessionRef
+	_ = json.Unmarshal(m.Params, &ref)
+	req := &acpRequest{method: m.Method, session: ref.SessionID, at: at, params: m.Params}
+	a.pending[reqKey(fromEditor, m.ID)] = req
+	if fromEditor {
+		switch m.Method {
+		case "session/prompt":
+			a.beginTurn(req, m, at)
+		case "session/set_model":
+			if s := a.session(ref.SessionID); s != nil && ref.ModelID != "" {
+				s.model = ref.ModelID
+			}
+		}
+		return
+	}
+	// The agent asks the editor: work done for the turn in progress.
+	s := a.sessions[ref.SessionID]
+	if s == nil || s.turn == nil {
+		return
+	}
+	t := s.turn
+	req.turn = t
+	parent := t.ctx
+	switch {
+	case m.Method == "session/request_permission":
+		if ref.ToolCall != nil && ref.ToolCall.ToolCallID != "" {
+			parent = a.tool(t, *ref.ToolCall, at).ctx
+		}
+		_, req.span = a.tracer.Start(parent, "request_permission", trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindClient),
+			trace.WithAttributes(a.common(s, "request_permission")...),
+			trace.WithAttributes(rpcAttrs(m)...))
+	default:
+		if t.current != nil && !t.current.ended {
+			parent = t.current.ctx
+		}
+		attrs := append(a.common(s, "execute_tool"), rpcAttrs(m)...)
+		if ref.Path != "" {
+			attrs = append(attrs, ACPFilePath.String(a.rec.text(ref.Path, a.rec.opts.MaxContent)))
+		}
+		_, req.span = a.tracer.Start(parent, m.Method, trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
+	}
+}
+
+// common are the attributes every span of a session carries.
+func (a *ACP) common(s *acpSession, op string) []attribute.KeyValue {
+	attrs := []attribute.KeyValue{AgentName.String("cursor-agent")}
+	if op != "" {
+		attrs = append(attrs, OperationName.String(op))
+	}
+	if s != nil && s.id != "" {
+		attrs = append(attrs, ConversationID.String(s.id))
+	}
+	return attrs
+}
+
+func (a *ACP) beginTurn(req *acpRequest, m *parse.ACPMessage, at time.Time) {
+	var p parse.ACPPrompt
+	_ = json.Unmarshal(m.Params, &p)
+	s := a.session(p.SessionID)
+	if s == nil {
+		// A prompt naming no session is still a turn, closed as any other.
+		if s = a.sessions[""]; s == nil {
+			s = &acpSession{}
+			a.sessions[""] = s
+		}
+	}
+	if s.turn != nil {
+		a.endTurn(s.turn, at, "", codes.Error, "a new prompt came before this turn's answer")
+	}
+	parent := a.envCtx
+	if p.Meta.Traceparent != "" {
+		carrier := propagation.MapCarrier{"traceparent": p.Meta.Traceparent, "tracestate": p.Meta.Tracestate}
+		if ctx := (propagation.TraceContext{}).Extract(context.Background(), carrier); trace.SpanContextFromContext(ctx).IsValid() {
+			parent = ctx
+		}
+	}
+	attrs := append(a.common(s, "invoke_agent"), ProviderName.String("cursor"))
+	attrs = append(attrs, rpcAttrs(m)...)
+	if s.model != "" {
+		attrs = append(attrs, RequestModel.String(s.model))
+	}
+	if a.rec.opts.CaptureContent {
+		var text strings.Builder
+		for _, b := range p.Prompt {
+			text.WriteString(b.Text)
+		}
+		if text.Len() > 0 {
+			attrs = append(attrs, InputMessages.String(inputMessage(a.rec.text(text.String(), a.rec.opts.MaxContent))))
+		}
+	}
+	opts := []trace.SpanStartOption{trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...)}
+	if s.lastRoot.IsValid() {
+		opts = append(opts, trace.WithLinks(trace.Link{SpanContext: s.lastRoot}))
+	}
+	ctx, root := a.tracer.Start(trace.ContextWithSpanContext(context.Background(), trace.SpanContextFromContext(parent)), SessionName, opts...)
+	t := &acpTurn{sess: s, ctx: ctx, root: root, tools: map[string]*acpTool{}, untraced: a.untraced}
+	s.turn, req.turn = t, t
+	s.lastRoot = root.SpanContext()
+}
+
+func (a *ACP) notification(fromEditor bool, m *parse.ACPMessage, at time.Time) {
+	if m.Method != "session/update" || fromEditor {
+		if m.Method == "session/cancel" || !strings.HasPrefix(m.Method, "session/") {
+			a.event(m, at)
+		}
+		return
+	}
+	var p parse.ACPUpdateParams
+	if json.Unmarshal(m.Params, &p) != nil {
+		return
+	}
+	s := a.session(p.SessionID)
+	if s == nil {
+		return
+	}
+	u := p.Update
+	if u.SessionUpdate == "config_option_update" {
+		if model := parse.ModelOf(nil, u.ConfigOptions); model != "" {
+			s.model = model
+			if s.turn != nil {
+				s.turn.root.SetAttributes(RequestModel.String(model))
+			}
+		}
+		return
+	}
+	t := s.turn
+	if t == nil {
+		return
+	}
+	if u.SessionUpdate != "agent_thought_chunk" {
+		a.endThinking(t)
+	}
+	switch u.SessionUpdate {
+	case "agent_thought_chunk":
+		if t.thinking == nil {
+			t.thinking = &acpThinking{start: at, text: boundedText{max: a.rec.opts.MaxContent}}
+		}
+		t.thinking.last = at
+		t.thinking.deltas++
+		if a.rec.opts.CaptureContent {
+			t.thinking.text.add(u.ChunkText())
+		}
+	case "agent_message_chunk":
+		if a.rec.opts.CaptureContent && t.output.Len() < a.rec.opts.MaxContent+redactMargin {
+			t.output.WriteString(u.ChunkText())
+		}
+	case "tool_call", "tool_call_update":
+		a.tool(t, u.ACPToolCall, at)
+	case "plan":
+		entries, statuses := make([]string, 0, len(u.Entries)), make([]string, 0, len(u.Entries))
+		for _, e := range u.Entries {
+			statuses = append(statuses, e.Status)
+			if a.rec.opts.CaptureContent {
+				entries = append(entries, a.rec.text(e.Content, a.rec.opts.MaxContent))
+			}
+		}
+		attrs := []attribute.KeyValue{ACPPlanStatuses.StringSlice(statuses)}
+		if a.rec.opts.CaptureContent {
+			attrs = append(attrs, ACPPlanEntries.StringSlice(entries))
+		}
+		t.root.AddEvent(EventACPPlan, trace.WithTimestamp(at), trace.WithAttributes(attrs...))
+	case "usage_update":
+		if u.Cost != nil {
+			c := u.Cost.Amount
+			t.cost, t.currency = &c, u.Cost.Currency
+		}
+		if u.Used != nil {
+			t.used = u.Used
+		}
+		if u.Size != nil {
+			t.size = u.Size
+		}
+	}
+}
+
+// event records a message the trace has no span for, on the turn in
+// progress (the only one, when exactly one session has a turn).
+func (a *ACP) event(m *parse.ACPMessage, at time.Time) {
+	var ref parse.ACPSessionRef
+	_ = json.Unmarshal(m.Params, &ref)
+	if s := a.sessions[ref.SessionID]; s != nil && s.turn != nil {
+		s.turn.root.AddEvent(EventACPNotification, trace.WithTimestamp(at), trace.WithAttributes(ACPMethod.String(m.Method)))
+	}
+}
+
+// tool is the span of a tool call, opened at its first update; each
+// update moves its end, and completed or failed ends it.
+func (a *ACP) tool(t *acpTurn, tc parse.ACPToolCall, at time.Time) *acpTool {
+	tl := t.tools[tc.ToolCallID]
+	if tl == nil {
+		name := acpToolName(tc.Kind)
+		attrs := append(a.common(t.sess, "execute_tool"), ToolCallID.String(tc.ToolCallID), ToolName.String(name), ToolType.String("function"))
+		ctx, span := a.tracer.Start(t.ctx, "execute_tool "+name, trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
+		tl = &acpTool{span: span, ctx: ctx, name: name}
+		t.tools[tc.ToolCallID] = tl
+	}
+	if tl.ended {
+		return tl
+	}
+	tl.last = at
+	if tc.Kind != "" && tc.Kind != tl.kind {
+		tl.kind = tc.Kind
+		tl.span.SetAttributes(ACPToolKind.String(tc.Kind))
+	}
+	if tc.Title != "" {
+		tl.span.SetAttributes(ACPToolTitle.String(a.rec.text(tc.Title, a.rec.opts.MaxContent)))
+	}
+	if a.rec.opts.CaptureContent && len(tc.RawInput) > 0 {
+		tl.span.SetAttributes(ToolArguments.String(a.rec.jsonText(string(tc.RawInput), a.rec.opts.MaxContent)))
+	}
+	if a.rec.opts.CaptureContent && len(tc.RawOutput) > 0 {
+		tl.span.SetAttributes(ToolResult.String(a.rec.jsonText(string(tc.RawOutput), a.rec.opts.MaxContent)))
+	}
+	switch tc.Status {
+	case "completed":
+		tl.span.SetAttributes(ACPToolStatus.String(tc.Status), ToolOutcome.String("success"))
+		a.endTool(t, tl, at)
+	case "failed":
+		tl.span.SetAttributes(ACPToolStatus.String(tc.Status), ToolOutcome.String("error"))
+		tl.span.SetStatus(codes.Error, "tool call failed")
+		a.endTool(t, tl, at)
+	case "", "pending", "in_progress":
+		if tc.Status != "" {
+			tl.span.SetAttributes(ACPToolStatus.String(tc.Status))
+		}
+		t.current = tl
+	}
+	return tl
+}
+
+func (a *ACP) endTool(t *acpTurn, tl *acpTool, at time.Time) {
+	tl.ended = true
+	tl.span.End(trace.WithTimestamp(at))
+	if t.current == tl {
+		t.current = nil
+	}
+}
+
+func (a *ACP) endThinking(t *acpTurn) {
+	th := t.thinking
+	if th == nil {
+		return
+	}
+	t.thinking = nil
+	attrs := []attribute.KeyValue{ThinkingMs.Int64(th.last.Sub(th.start).Milliseconds()), ThinkingDeltas.Int(th.deltas)}
+	if a.rec.opts.CaptureContent {
+		if text := a.rec.text(th.text.String(), a.rec.opts.MaxContent); text != "" {
+			attrs = append(attrs, ThinkingText.String(text))
+		}
+	}
+	t.root.AddEvent(EventThinking, trace.WithTimestamp(th.start), trace.WithAttributes(attrs...))
+}
+
+func (a *ACP) answer(req *acpRequest, m *parse.ACPMessage, at time.Time) {
+	switch req.method {
+	case "session/new", "session/load", "session/set_config_option":
+		var r parse.ACPSessionResult
+		_ = json.Unmarshal(m.Result, &r)
+		id := r.SessionID
+		if id == "" {
+			id = req.session
+		}
+		if s := a.session(id); s != nil {
+			if model := parse.ModelOf(r.Models, r.ConfigOptions); model != "" {
+				s.model = model
+			}
+		}
+		return
+	case "session/prompt":
+		if req.turn == nil || req.turn.sess.turn != req.turn {
+			return // closed already
+		}
+		t := req.turn
+		if m.Error != nil {
+			t.root.SetAttributes(a.rpcError(m.Error)...)
+			a.endTurn(t, at, "", codes.Error, a.rec.text(m.Error.Message, 1024))
+			return
+		}
+		var r parse.ACPPromptResult
+		_ = json.Unmarshal(m.Result, &r)
+		if r.Usage != nil {
+			u := *r.Usage
+			// As the conventions define it, input includes the cached tokens.
+			t.root.SetAttributes(InputTokens.Int64(u.Input()), OutputTokens.Int64(u.Output()),
+				CacheReadTokens.Int64(u.CacheRead()), CacheWriteTokens.Int64(u.CacheWrite()), CacheCreateTokens.Int64(u.CacheWrite()))
+		}
+		a.endTurn(t, at, r.StopReason, codes.Unset, "")
+		return
+	}
+	if req.span == nil {
+		return
+	}
+	if m.Error != nil {
+		req.span.SetAttributes(a.rpcError(m.Error)...)
+		req.span.SetStatus(codes.Error, a.rec.text(m.Error.Message, 1024))
+	} else if req.method == "session/request_permission" {
+		var r parse.ACPPermissionResult
+		_ = json.Unmarshal(m.Result, &r)
+		attrs := []attribute.KeyValue{ACPPermOutcome.String(r.Outcome.Outcome)}
+		if r.Outcome.OptionID != "" {
+			attrs = append(attrs, ACPPermOption.String(r.Outcome.OptionID))
+			var ref parse.ACPSessionRef
+			_ = json.Unmarshal(req.params, &ref)
+			for _, o := range ref.Options {
+				if o.OptionID == r.Outcome.OptionID && o.Kind != "" {
+					attrs = append(attrs, ACPPermKind.String(o.Kind))
+				}
+			}
+		}
+		req.span.SetAttributes(attrs...)
+	}
+	req.span.End(trace.WithTimestamp(at))
+}
+
+// endTurn closes a turn: what is still open in it ends now (requests
+// never answered, tool calls never completed), and the root last.
+func (a *ACP) endTurn(t *acpTurn, at time.Time, stopReason string, code codes.Code, why string) {
+	a.endThinking(t)
+	unanswered := 0
+	for k, req := range a.pending {
+		if req.turn != t || req.method == "session/prompt" {
+			continue
+		}
+		delete(a.pending, k)
+		if req.span != nil {
+			unanswered++
+			req.span.SetAttributes(ACPUnanswered.Bool(true))
+			req.span.SetStatus(codes.Error, "no answer before the turn ended")
+			req.span.End(trace.WithTimestamp(at))
+		}
+	}
+	for _, tl := range t.tools {
+		if !tl.ended {
+			tl.span.SetAttributes(ToolOutcome.String("incomplete"))
+			if stopReason != "cancelled" {
+				tl.span.SetStatus(codes.Error, "no completion before the turn ended")
+			}
+			tl.ended = true
+			tl.span.End(trace.WithTimestamp(later(tl.last, at)))
+		}
+	}
+	for k, req := range a.pending {
+		if req.turn == t {
+			delete(a.pending, k)
+		}
+	}
+	root := t.root
+	if stopReason != "" {
+		root.SetAttributes(FinishReasons.StringSlice([]string{stopReason}))
+	}
+	if t.sess.model != "" {
+		root.SetAttributes(RequestModel.String(t.sess.model))
+	}
+	if unanswered > 0 {
+		root.SetAttributes(ACPUnanswered.Int(unanswered))
+	}
+	if lost := a.untraced - t.untraced; lost > 0 {
+		// The tracer fell behind and dropped part of the turn's traffic
+		// (never the traffic itself): the trace says it may lack spans.
+		root.SetAttributes(ACPUntracedBytes.Int64(lost))
+	}
+	if t.cost != nil {
+		root.SetAttributes(GenAICost.Float64(*t.cost), CostUSD.Float64(*t.cost))
+		if t.currency != "" {
+			root.SetAttributes(ACPCostCurrency.String(t.currency))
+		}
+	}
+	if t.used != nil {
+		root.SetAttributes(ACPContextUsed.Int64(*t.used))
+	}
+	if t.size != nil {
+		root.SetAttributes(ACPContextSize.Int64(*t.size))
+	}
+	if a.rec.opts.CaptureContent && t.output.Len() > 0 {
+		root.SetAttributes(OutputMessages.String(a.rec.outputMessage(stopReason, nil, a.rec.text(t.output.String(), a.rec.opts.MaxContent), nil)))
+	}
+	if code == codes.Error {
+		root.SetStatus(codes.Error, why)
+	}
+	root.End(trace.WithTimestamp(at))
+	t.sess.turn = nil
+	if a.TurnEnded != nil {
+		a.TurnEnded()
+	}
+}
+
+// Untraced says how many bytes of the session, in all, the tracer did
+// not see: the turns open meanwhile say so.
+func (a *ACP) Untraced(n int64) {
+	a.mu.Lock()
+	a.untraced = n
+	a.mu.Unlock()
+}
+
+// Close ends every turn still open, at at, as ERROR with why (the agent
+// exited, or its output could not be read): no trace is left without its
+// root.
+func (a *ACP) Close(at time.Time, why string, attrs ...attribute.KeyValue) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, s := range a.sessions {
+		if s.turn != nil {
+			s.turn.root.SetAttributes(attrs...)
+			s.turn.root.SetAttributes(ACPTurnEnd.String("agent_exited"))
+			a.endTurn(s.turn, at, "", codes.Error, why)
+		}
+	}
+}
+
+// ACPEndAttrs say how the agent ended, for the turns its exit closes.
+func ACPEndAttrs(code int, stderrTail string, untraced int64) []attribute.KeyValue {
+	attrs := []attribute.KeyValue{ExitCode.Int(code)}
+	if stderrTail != "" {
+		attrs = append(attrs, StderrTail.String(stderrTail))
+	}
+	if untraced > 0 {
+		attrs = append(attrs, ACPUntracedBytes.Int64(untraced))
+	}
+	return attrs
+}
+
+// rpcAttrs name a request by the JSON-RPC conventions, old and current.
+func rpcAttrs(m *parse.ACPMessage) []attribute.KeyValue {
+	return []attribute.KeyValue{RPCSystem.String("jsonrpc"), RPCSystemName.String("jsonrpc"), RPCMethod.String(m.Method),
+		RPCRequestID.String(m.ID), JSONRPCRequestID.String(m.ID), JSONRPCVersion.String("2.0")}
+}
+
+// rpcError is an error answer's attributes.
+func (a *ACP) rpcError(e *parse.RPCError) []attribute.KeyValue {
+	code := fmt.Sprint(e.Code)
+	return []attribute.KeyValue{RPCJSONRPCCode.Int(e.Code), RPCStatusCode.String(code), ErrorType.String(code),
+		RPCJSONRPCMessage.String(a.rec.text(e.Message, 1024))}
+}
+
+// acpToolName is a tool call's gen_ai.tool.name: ACP's kind, named as the
+// same tool is in a wrapped run where the two meet (execute is shell,
+// fetch is web_fetch); the kind itself is in cursor.tool.kind.
+func acpToolName(kind string) string {
+	switch kind {
+	case "":
+		return "other"
+	case "execute":
+		return "shell"
+	case "fetch":
+		return "web_fetch"
+	}
+	return kind
+}
