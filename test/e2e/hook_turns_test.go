@@ -140,3 +140,51 @@ func TestHooksTwoConversationsAtOnce(t *testing.T) {
 		t.Errorf("%d spans, want 19", len(spans))
 	}
 }
+
+// scriptedConversation is a conversation of n turns (a prompt, a tool
+// call, a response, a stop), the turn noStop without its stop, and a
+// sessionEnd when ended.
+func scriptedConversation(conv string, n, noStop int, ended bool) []string {
+	common := `"conversation_id":"` + conv + `","model":"claude-4.6-sonnet","workspace_roots":["/w"]`
+	events := []string{`{"hook_event_name":"sessionStart",` + common + `,"generation_id":"","composer_mode":"agent"}`}
+	for i := 1; i <= n; i++ {
+		g := fmt.Sprintf(`,"generation_id":"%s-g%d"`, conv, i)
+		tool := fmt.Sprintf(`,"tool_name":"Read","tool_input":{"file_path":"a.go"},"tool_use_id":"%s-t%d"`, conv, i)
+		events = append(events,
+			`{"hook_event_name":"beforeSubmitPrompt",`+common+g+`,"prompt":"turn"}`,
+			`{"hook_event_name":"preToolUse",`+common+g+tool+`}`,
+			`{"hook_event_name":"postToolUse",`+common+g+tool+`,"tool_output":"{}","duration":12}`,
+			`{"hook_event_name":"afterAgentResponse",`+common+g+`,"text":"done","input_tokens":1000,"output_tokens":50}`)
+		if i != noStop {
+			events = append(events, `{"hook_event_name":"stop",`+common+g+`,"status":"completed","input_tokens":1000,"output_tokens":50}`)
+		}
+	}
+	if ended {
+		events = append(events, `{"hook_event_name":"sessionEnd",`+common+`,"generation_id":"","reason":"user_close","duration_ms":60000}`)
+	}
+	return events
+}
+
+// checkTurns: a conversation's spans are want whole traces, each root
+// linked to the one before, no span whose parent never came.
+func checkTurns(t *testing.T, conv string, spans []golden.Span, want int) {
+	t.Helper()
+	roots := turnRoots(t, spans)
+	if len(roots) != want {
+		t.Errorf("%s: %d roots, want %d: %v", conv, len(roots), want, spanNames(spans))
+	}
+	ids := map[string]bool{}
+	for _, s := range spans {
+		ids[s.TraceID+"/"+s.SpanID] = true
+	}
+	for _, s := range spans {
+		if s.ParentID != "" && !ids[s.TraceID+"/"+s.ParentID] {
+			t.Errorf("%s: %s's parent never came", conv, s.Name)
+		}
+	}
+	for i, r := range roots {
+		if i > 0 && !slices.Equal(r.Links, []string{roots[i-1].TraceID + "/" + roots[i-1].SpanID}) {
+			t.Errorf("%s: root %d links to %v, not to the root before it", conv, i+1, r.Links)
+		}
+	}
+}
