@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -44,6 +45,9 @@ type guard struct {
 	// when an export was cut off at the deadline unanswered.
 	handOver func([]sdktrace.ReadOnlySpan) []sdktrace.ReadOnlySpan
 	inDoubt  func()
+	// handInRun: handOver is asked before the shutdown began too (a
+	// long-lived process hands each trace over as it ends).
+	handInRun atomic.Bool
 
 	slots    chan struct{} // one per export in flight
 	inFlight sync.WaitGroup
@@ -83,7 +87,7 @@ func (g *guard) ExportSpans(_ context.Context, spans []sdktrace.ReadOnlySpan) er
 		batch, g.held = append(g.held, batch...), nil
 	}
 	g.mu.Unlock()
-	if !inRun && g.handOver != nil {
+	if (!inRun || g.handInRun.Load()) && g.handOver != nil {
 		if batch = g.handOver(batch); len(batch) == 0 {
 			return nil
 		}

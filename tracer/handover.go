@@ -41,6 +41,24 @@ func (p *Provider) handOverAt(deadline time.Time) {
 	p.handMu.Unlock()
 }
 
+// HandOverEachTrace has a long-lived process (an editor's ACP session)
+// hand what it exports over to the background delivery as it goes, not
+// only once it ends, when its collector is not known to answer in time:
+// a turn's export still unanswered when the session ends would otherwise
+// be in doubt, and sent again by a later delivery.
+func (p *Provider) HandOverEachTrace() {
+	if p.spool == nil || p.deliverer == nil || p.guard == nil {
+		return
+	}
+	if p.spool.Prompt(p.settings.traces.destination(p.getenv)) {
+		return
+	}
+	p.handMu.Lock()
+	p.handing, p.eachTrace = true, true
+	p.handMu.Unlock()
+	p.guard.handInRun.Store(true)
+}
+
 // connected says the collector took the connection: for OTLP/gRPC, the
 // connection cursor-otel dialed is ready (waiting at most wait while it
 // is being made); over HTTP, where no connection is made ahead, it is
@@ -86,7 +104,9 @@ func (p *Provider) handOver(spans []sdktrace.ReadOnlySpan) []sdktrace.ReadOnlySp
 	}
 	p.keptMu.Unlock()
 	p.handed = append(p.handed, h)
-	if !p.started {
+	if !p.started || p.eachTrace {
+		// Each time, for a long-lived process: a delivery ends within a
+		// minute, and one alive looks again before it ends.
 		p.started = true
 		p.deliverer()
 	}

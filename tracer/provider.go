@@ -114,6 +114,7 @@ type Provider struct {
 	handing   bool           // what is exported now is handed over
 	handed    []spool.Handed // what was
 	started   bool           // the delivery was started
+	eachTrace bool           // hand over as the process goes (HandOverEachTrace)
 }
 
 // New sets up the SDK. An error means a setting is wrong; the caller can

@@ -32,6 +32,10 @@ type Config struct {
 	Stderr   *os.File
 	// DeliverKept starts delivering what earlier runs kept; nil starts nothing.
 	DeliverKept func()
+	// Deliverer starts the background delivery each turn is handed over
+	// to when the collector is not known to answer in time
+	// (tracer.Config.Deliverer). Nil hands nothing over.
+	Deliverer func()
 }
 
 func (c *Config) getenv(key string) string {
@@ -68,11 +72,16 @@ func Run(ctx context.Context, c Config) int {
 	redactor := s.Redactor(c.Environ, c.APIKey)
 	var notes []string
 	cfg := s.Tracing(c.getenv, redactor)
+	cfg.Deliverer = c.Deliverer
 	prov, err := tracer.New(ctx, cfg)
 	if err != nil {
 		notes = append(notes, redactor.Redact(err.Error())+"; nothing exported")
 		prov = tracer.NewNoExport(ctx, cfg)
 	}
+	// A turn's export still unanswered when the session ends would be in
+	// doubt: with a collector not known to answer in time, each turn goes
+	// through the background delivery, which waits for the answer.
+	prov.HandOverEachTrace()
 	if c.DeliverKept != nil {
 		c.DeliverKept()
 	}

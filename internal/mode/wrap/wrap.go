@@ -104,7 +104,7 @@ func Run(ctx context.Context, c Config) int {
 	interactive := agent.IsTerminal(c.Stdin) && agent.IsTerminal(c.Stdout)
 	if inv.ACP() && c.Problems == nil {
 		return acp.Run(ctx, acp.Config{Settings: c.Settings, Path: path, Args: c.Args, Env: append(env, hook.StreamTraced+"=1"),
-			Environ: c.Environ, APIKey: inv.APIKey, Stdin: c.Stdin, Stdout: c.Stdout, Stderr: c.Stderr, DeliverKept: c.DeliverKept})
+			Environ: c.Environ, APIKey: inv.APIKey, Stdin: c.Stdin, Stdout: c.Stdout, Stderr: c.Stderr, DeliverKept: c.DeliverKept, Deliverer: c.Deliverer})
 	}
 	p := planRun(inv, interactive, c.Settings.Rewrite)
 	if c.Problems != nil || !p.traced {
