@@ -123,7 +123,8 @@ func TestHooksInstall(t *testing.T) {
 // A hook conversation, one Windows process an event, into a receiver on
 // the Linux side: each hook answers at once and silently, and the
 // background delivery (a detached process out of the hook's job) exports
-// the conversation's spans, once.
+// the conversation's spans, once: its 2 turns as whole traces, and its
+// end.
 func TestHookConversation(t *testing.T) {
 	recv := otlptest.StartGRPC(t)
 	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "OTEL_METRICS_EXPORTER=none",
@@ -138,7 +139,7 @@ func TestHookConversation(t *testing.T) {
 			t.Errorf("hook: exit %d, stdout %q, stderr %q", r.exit, r.stdout, r.stderr)
 		}
 	}
-	poll(t, "the conversation's 6 spans", 30*time.Second, func() bool { return recv.SpanCount() >= 6 })
+	poll(t, "the conversation's 8 spans", 30*time.Second, func() bool { return recv.SpanCount() >= 8 })
 	spans := golden.FromOTLP(recv.Spans())
 	seen := map[string]bool{}
 	for _, s := range spans {
@@ -147,8 +148,12 @@ func TestHookConversation(t *testing.T) {
 		}
 		seen[s.SpanID] = true
 	}
-	if len(spans) != 6 {
-		t.Errorf("%d spans, want 6", len(spans))
+	traces := map[string]bool{}
+	for _, s := range spans {
+		traces[s.TraceID] = true
+	}
+	if len(spans) != 8 || len(traces) != 3 {
+		t.Errorf("%d spans in %d traces, want 8 in 3 (2 turns, the end)", len(spans), len(traces))
 	}
 }
 
