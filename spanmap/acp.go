@@ -46,7 +46,6 @@ const (
 	ACPPlanEntries    = attribute.Key("cursor.plan.entries")
 	ACPPlanStatuses   = attribute.Key("cursor.plan.statuses")
 	ACPMethod         = attribute.Key("cursor.acp.method")
-	ACPFilePath       = attribute.Key("cursor.tool.path")
 )
 
 // Event names of an ACP turn.
@@ -202,7 +201,7 @@ func (a *ACP) request(fromEditor bool, m *parse.ACPMessage, at time.Time) {
 		}
 		attrs := append(a.common(s, "execute_tool"), rpcAttrs(m)...)
 		if ref.Path != "" {
-			attrs = append(attrs, ACPFilePath.String(a.rec.text(ref.Path, a.rec.opts.MaxContent)))
+			attrs = append(attrs, ToolPath.String(a.rec.text(ref.Path, a.rec.opts.MaxContent)))
 		}
 		_, req.span = a.tracer.Start(parent, m.Method, trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
 	}
