@@ -13,6 +13,7 @@ import (
 
 	"github.com/cursor-otel/cursor-otel/internal/agent"
 	"github.com/cursor-otel/cursor-otel/internal/oneline"
+	"github.com/cursor-otel/cursor-otel/internal/safe"
 	"github.com/cursor-otel/cursor-otel/internal/settings"
 	"github.com/cursor-otel/cursor-otel/parse"
 	"github.com/cursor-otel/cursor-otel/spanmap"
@@ -106,7 +107,7 @@ func Run(ctx context.Context, c Config) int {
 	followed := make(chan struct{})
 	go func() {
 		defer close(followed)
-		if err := guarded(func() { follow(q, model) }); err != nil {
+		if err := safe.Run(func() { follow(q, model) }); err != nil {
 			broken = err
 			for _, ok := q.pop(); ok; _, ok = q.pop() {
 			} // release what is queued
@@ -122,7 +123,7 @@ func Run(ctx context.Context, c Config) int {
 		why = fmt.Sprintf("the agent was killed by %v before the turn's answer", exit.Signal)
 	}
 	closeAttrs := spanmap.ACPEndAttrs(exit.Code, redactor.Redact(exit.StderrTail), untraced)
-	if err := guarded(func() { model.Close(exit.At, why, closeAttrs...) }); err != nil && broken == nil {
+	if err := safe.Run(func() { model.Close(exit.At, why, closeAttrs...) }); err != nil && broken == nil {
 		broken = err
 	}
 	// From the agent's exit the flush timeout runs: a turn's flush under
@@ -162,16 +163,4 @@ func follow(q *tapQueue, model *spanmap.ACP) {
 			}
 		})
 	}
-}
-
-// guarded runs fn, turning a panic into an error: cursor-otel's own
-// failure never costs the editor its session.
-func guarded(fn func()) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("internal error: %v", r)
-		}
-	}()
-	fn()
-	return nil
 }

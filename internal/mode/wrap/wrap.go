@@ -23,6 +23,7 @@ import (
 	"github.com/cursor-otel/cursor-otel/internal/oneline"
 	"github.com/cursor-otel/cursor-otel/internal/pricing"
 	"github.com/cursor-otel/cursor-otel/internal/redact"
+	"github.com/cursor-otel/cursor-otel/internal/safe"
 	"github.com/cursor-otel/cursor-otel/internal/settings"
 	"github.com/cursor-otel/cursor-otel/internal/summary"
 	"github.com/cursor-otel/cursor-otel/parse"
@@ -225,7 +226,7 @@ func (r *recording) follow(ctx context.Context, c Config, proc *agent.Process, p
 	go func() {
 		defer close(traced)
 		out := proc.Output()
-		if err := guarded(func() { t.trace(out) }); err != nil {
+		if err := safe.Run(func() { t.trace(out) }); err != nil {
 			t.broken = err
 			_, _ = io.Copy(io.Discard, out) // release what the agent still writes
 		}
@@ -255,7 +256,7 @@ func (r *recording) follow(ctx context.Context, c Config, proc *agent.Process, p
 		exit.StderrTail = mergedTail.String()
 	}
 	if broken == nil {
-		broken = guarded(func() {
+		broken = safe.Run(func() {
 			end := spanmap.End{Time: exit.At, ExitCode: &exit.Code, StderrTail: exit.StderrTail, UntracedBytes: untraced}
 			if stoppedForStall {
 				end.StallTimeout = s.StallTimeout
@@ -299,17 +300,6 @@ func (r *recording) follow(ctx context.Context, c Config, proc *agent.Process, p
 	}
 	c.say(redactor.Redact(oneline.Join(notes...)))
 	return status
-}
-
-// guarded runs fn, turning a panic into an error.
-func guarded(fn func()) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("internal error: %v", r)
-		}
-	}()
-	fn()
-	return nil
 }
 
 // unwrapAll is the innermost cause: "no such file or directory", not the
@@ -368,7 +358,7 @@ func (t *streamTracer) trace(out *agent.Output) {
 			}
 		}
 		if t.broken == nil {
-			t.broken = guarded(func() { t.rec.Record(ev, out.Arrival()) })
+			t.broken = safe.Run(func() { t.rec.Record(ev, out.Arrival()) })
 		}
 	}
 }
