@@ -28,7 +28,7 @@ func TestACPContentOnlyWhenCaptured(t *testing.T) {
 		spans := waitSpans(t, recv, "the turn", func(s []golden.Span) bool { return len(roots(s)) == 1 })
 		e.close()
 		root := roots(spans)[0]
-		in, out := attr(root, "gen_ai.input.messages"), attr(root, "gen_ai.output.messages")
+		in, out := value(root, "gen_ai.input.messages"), value(root, "gen_ai.output.messages")
 		if strings.Contains(golden.Render(spans), secret) {
 			t.Errorf("capture %v: the secret left the machine", capture)
 		}

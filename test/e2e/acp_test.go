@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -52,18 +51,6 @@ func waitSpans(t *testing.T, recv *otlptest.Receiver, what string, ok func([]gol
 	}
 }
 
-func attr(s golden.Span, key string) string {
-	for _, kv := range s.Attributes {
-		if kv.Key == key {
-			if v, err := strconv.Unquote(kv.Value); err == nil {
-				return v
-			}
-			return kv.Value
-		}
-	}
-	return ""
-}
-
 func named(spans []golden.Span, prefix string) []golden.Span {
 	var out []golden.Span
 	for _, s := range spans {
@@ -95,14 +82,14 @@ func TestACPSessionTracedAndUntouched(t *testing.T) {
 	// Exported while the session is open.
 	spans := waitSpans(t, recv, "the first turn", func(s []golden.Span) bool { return len(roots(s)) == 1 })
 	root := roots(spans)[0]
-	if root.Kind != "client" || attr(root, "gen_ai.conversation.id") != sid || attr(root, "gen_ai.request.model") != "claude-4.5-sonnet" ||
-		attr(root, "gen_ai.response.finish_reasons") != `["end_turn"]` || root.Status == "Error" {
+	if root.Kind != "client" || value(root, "gen_ai.conversation.id") != sid || value(root, "gen_ai.request.model") != "claude-4.5-sonnet" ||
+		value(root, "gen_ai.response.finish_reasons") != `["end_turn"]` || root.Status == "Error" {
 		t.Errorf("turn root:\n%s", golden.Render([]golden.Span{root}))
 	}
 	if root.TraceID != "0af7651916cd43dd8448eb211c80319c" || root.ParentID != "b7ad6b7169203331" {
 		t.Errorf("the prompt's _meta.traceparent is not the turn's parent: trace %s parent %s", root.TraceID, root.ParentID)
 	}
-	if attr(root, "gen_ai.usage.cost") != "0.045" || attr(root, "gen_ai.usage.input_tokens") != "1200" || attr(root, "cursor.context.used_tokens") != "53000" {
+	if value(root, "gen_ai.usage.cost") != "0.045" || value(root, "gen_ai.usage.input_tokens") != "1200" || value(root, "cursor.context.used_tokens") != "53000" {
 		t.Errorf("usage and cost: %v", root.Attributes)
 	}
 	tools := named(spans, "execute_tool ")
@@ -118,14 +105,14 @@ func TestACPSessionTracedAndUntouched(t *testing.T) {
 			execute = s
 		}
 	}
-	if attr(edit, "gen_ai.tool.call.id") != "call-1" || attr(edit, "cursor.tool.title") != "Edit main.go" || edit.Status == "Error" {
+	if value(edit, "gen_ai.tool.call.id") != "call-1" || value(edit, "cursor.tool.title") != "Edit main.go" || edit.Status == "Error" {
 		t.Errorf("edit tool: %+v", edit)
 	}
 	if execute.Status != "Error" {
 		t.Errorf("a failed tool call is not ERROR: %+v", execute)
 	}
 	perm := named(spans, "request_permission")
-	if len(perm) != 1 || perm[0].ParentID != edit.SpanID || attr(perm[0], "cursor.permission.option_id") != "allow-once" {
+	if len(perm) != 1 || perm[0].ParentID != edit.SpanID || value(perm[0], "cursor.permission.option_id") != "allow-once" {
 		t.Errorf("permission wait: %+v", perm)
 	}
 	fs := append(named(spans, "fs/"), named(spans, "terminal/")...)
@@ -133,7 +120,7 @@ func TestACPSessionTracedAndUntouched(t *testing.T) {
 		t.Errorf("want 5 editor-work spans (2 fs, 3 terminal), got:\n%s", golden.Render(spans))
 	}
 	for _, s := range fs {
-		if attr(s, "rpc.system") != "jsonrpc" || attr(s, "rpc.method") != s.Name || attr(s, "gen_ai.conversation.id") != sid {
+		if value(s, "rpc.system") != "jsonrpc" || value(s, "rpc.method") != s.Name || value(s, "gen_ai.conversation.id") != sid {
 			t.Errorf("editor work %s: %v", s.Name, s.Attributes)
 		}
 		if strings.HasPrefix(s.Name, "fs/") && s.ParentID != edit.SpanID || strings.HasPrefix(s.Name, "terminal/") && s.ParentID != execute.SpanID {
@@ -148,7 +135,7 @@ func TestACPSessionTracedAndUntouched(t *testing.T) {
 		t.Errorf("events: %v", events)
 	}
 	for _, s := range spans {
-		if attr(s, "gen_ai.conversation.id") != sid || attr(s, "gen_ai.operation.name") == "" {
+		if value(s, "gen_ai.conversation.id") != sid || value(s, "gen_ai.operation.name") == "" {
 			t.Errorf("%s lacks the conversation id or operation name", s.Name)
 		}
 	}
@@ -199,13 +186,13 @@ func TestACPSessionTracedAndUntouched(t *testing.T) {
 	}
 	byPrompt := roots(spans)
 	slicesSortByStart(byPrompt)
-	if m := attr(byPrompt[1], "gen_ai.request.model"); m != "gpt-5" {
+	if m := value(byPrompt[1], "gen_ai.request.model"); m != "gpt-5" {
 		t.Errorf("after session/set_model the model is %q", m)
 	}
-	if byPrompt[3].Status != "Error" || !strings.Contains(byPrompt[3].StatusMessage, "model unavailable") || attr(byPrompt[3], "rpc.jsonrpc.error_code") != "-32603" {
+	if byPrompt[3].Status != "Error" || !strings.Contains(byPrompt[3].StatusMessage, "model unavailable") || value(byPrompt[3], "rpc.jsonrpc.error_code") != "-32603" {
 		t.Errorf("a JSON-RPC error answer: %+v", byPrompt[3])
 	}
-	if byPrompt[4].Status == "Error" || attr(byPrompt[4], "gen_ai.response.finish_reasons") != `["cancelled"]` {
+	if byPrompt[4].Status == "Error" || value(byPrompt[4], "gen_ai.response.finish_reasons") != `["cancelled"]` {
 		t.Errorf("a cancelled turn: %+v", byPrompt[4])
 	}
 	// Each turn links to the turn before it.
@@ -252,13 +239,13 @@ func TestACPAgentDiesMidTurn(t *testing.T) {
 	}
 	spans := waitSpans(t, recv, "the dead turn", func(s []golden.Span) bool { return len(roots(s)) == 1 })
 	root := roots(spans)[0]
-	if root.Status != "Error" || attr(root, "process.exit.code") != "3" {
+	if root.Status != "Error" || value(root, "process.exit.code") != "3" {
 		t.Errorf("turn of a dead agent:\n%s", golden.Render(spans))
 	}
 	if tl := named(spans, "execute_tool delete"); len(tl) != 1 || tl[0].Status != "Error" {
 		t.Errorf("its tool call: %+v", tl)
 	}
-	if fs := named(spans, "fs/read_text_file"); len(fs) != 1 || attr(fs[0], "cursor.acp.unanswered") != "true" {
+	if fs := named(spans, "fs/read_text_file"); len(fs) != 1 || value(fs[0], "cursor.acp.unanswered") != "true" {
 		t.Errorf("its unanswered request: %+v", fs)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -120,23 +118,7 @@ func holdsHere(sp spoolState) bool { return sp == spoolHere || sp == spoolTight 
 // running it fail with "text file busy" (go.dev/issue/22315).
 func copyBinary(t *testing.T, path string) {
 	t.Helper()
-	syscall.ForkLock.Lock()
-	defer syscall.ForkLock.Unlock()
-	in, err := os.Open(binary)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close()
-	out, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o755)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		t.Fatal(err)
-	}
-	if err := out.Close(); err != nil {
-		t.Fatal(err)
-	}
+	copyFile(t, binary, path, 0o755)
 }
 
 func symlink(t *testing.T, target, link string) {
