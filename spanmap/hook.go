@@ -43,18 +43,16 @@ func NewHooks(opts Options) *Hooks {
 // mode) is on each turn's root.
 type HookState struct {
 	ConversationID string    `json:"conversation_id"`
-	Start          time.Time `json:"start"`
 	Last           time.Time `json:"last"`
 	Model          string    `json:"model,omitempty"`
 	Workspace      string    `json:"workspace,omitempty"`
 	CursorVersion  string    `json:"cursor_version,omitempty"`
 	Mode           string    `json:"mode,omitempty"` // sessionStart's composer_mode
 
-	Turn    *HookTurn `json:"turn,omitempty"`
-	Turns   int       `json:"turns,omitempty"`     // turns opened so far
-	Ended   int       `json:"ended,omitempty"`     // 1 + the turns there were at the last end said with none open
-	LastEnd time.Time `json:"last_end,omitzero"`   // when the last turn closed
-	Root    *HookRoot `json:"last_root,omitempty"` // the last closed turn's root, for the next to link to
+	Turn  *HookTurn `json:"turn,omitempty"`
+	Turns int       `json:"turns,omitempty"`     // turns opened so far
+	Ended int       `json:"ended,omitempty"`     // 1 + the turns there were at the last end said with none open
+	Root  *HookRoot `json:"last_root,omitempty"` // the last closed turn's root, for the next to link to
 
 	Generations map[string]*HookGeneration `json:"generations,omitempty"`
 	Tools       map[string]*HookTool       `json:"tools,omitempty"`
@@ -195,7 +193,7 @@ var CursorVersion = attribute.Key("cursor.version")
 // held until its root comes: a turn is exported whole.
 func (h *Hooks) Step(st *HookState, ev parse.HookEvent, now time.Time) []SpanRecord {
 	if st.ConversationID == "" {
-		st.ConversationID, st.Start = ev.ConversationID, now
+		st.ConversationID = ev.ConversationID
 	}
 	st.Last = now
 	model := ev.Model
@@ -412,7 +410,6 @@ func digest(text string) string {
 // no later than start: a child's own measure of its time (a tool's
 // duration, a thought's) may reach back before the first event seen.
 func (h *Hooks) cover(st *HookState, gen string, start time.Time) {
-	st.Start = earlier(st.Start, start)
 	if st.Turn != nil && turnOf(st, gen) == st.Turn.Key {
 		st.Turn.Start = earlier(st.Turn.Start, start)
 	}

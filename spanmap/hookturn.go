@@ -160,7 +160,7 @@ func (h *Hooks) closeTurn(st *HookState, end time.Time, how, reason string, last
 		r.Status, r.Message = codes.Error, "the turn did not complete: no stop, and nothing more from the conversation"
 	}
 	st.Root = &HookRoot{TraceID: r.TraceID.String(), SpanID: r.SpanID.String()}
-	st.LastEnd, st.Turn = r.End, nil
+	st.Turn = nil
 	return append(done, r)
 }
 

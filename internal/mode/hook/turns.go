@@ -62,7 +62,7 @@ func (t Turns) SetLast(conversation string, root trace.SpanContext) {
 		_ = json.Unmarshal(b, &st)
 	}
 	if st.ConversationID == "" {
-		st.ConversationID, st.Start = conversation, now()
+		st.ConversationID = conversation
 	}
 	st.Last = later(st.Last, now())
 	st.Root = &spanmap.HookRoot{TraceID: root.TraceID().String(), SpanID: root.SpanID().String()}
