@@ -51,17 +51,7 @@ func waitSpans(t *testing.T, recv *otlptest.Receiver, what string, ok func([]gol
 	}
 }
 
-func named(spans []golden.Span, prefix string) []golden.Span {
-	var out []golden.Span
-	for _, s := range spans {
-		if strings.HasPrefix(s.Name, prefix) {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-func roots(spans []golden.Span) []golden.Span { return named(spans, "invoke_agent cursor-agent") }
+func roots(spans []golden.Span) []golden.Span { return spansNamed(spans, "invoke_agent cursor-agent") }
 
 // TestACPSessionTracedAndUntouched drives a whole editor session through
 // cursor-otel: the agent gets exactly its arguments, every byte crosses
@@ -92,7 +82,7 @@ func TestACPSessionTracedAndUntouched(t *testing.T) {
 	if value(root, "gen_ai.usage.cost") != "0.045" || value(root, "gen_ai.usage.input_tokens") != "1200" || value(root, "cursor.context.used_tokens") != "53000" {
 		t.Errorf("usage and cost: %v", root.Attributes)
 	}
-	tools := named(spans, "execute_tool ")
+	tools := spansNamed(spans, "execute_tool ")
 	if len(tools) != 2 {
 		t.Fatalf("want 2 tool spans, got:\n%s", golden.Render(spans))
 	}
@@ -111,11 +101,11 @@ func TestACPSessionTracedAndUntouched(t *testing.T) {
 	if execute.Status != "Error" {
 		t.Errorf("a failed tool call is not ERROR: %+v", execute)
 	}
-	perm := named(spans, "request_permission")
+	perm := spansNamed(spans, "request_permission")
 	if len(perm) != 1 || perm[0].ParentID != edit.SpanID || value(perm[0], "cursor.permission.option_id") != "allow-once" {
 		t.Errorf("permission wait: %+v", perm)
 	}
-	fs := append(named(spans, "fs/"), named(spans, "terminal/")...)
+	fs := append(spansNamed(spans, "fs/"), spansNamed(spans, "terminal/")...)
 	if len(fs) != 5 {
 		t.Errorf("want 5 editor-work spans (2 fs, 3 terminal), got:\n%s", golden.Render(spans))
 	}
@@ -163,8 +153,8 @@ func TestACPSessionTracedAndUntouched(t *testing.T) {
 	e.onUpdate = nil
 	spans = waitSpans(t, recv, "five turns", func(s []golden.Span) bool { return len(roots(s)) == 5 })
 	t.Logf("scripted session: %d turns, %d tool spans, %d permission spans, %d editor-work spans, %d spans in all",
-		len(roots(spans)), len(named(spans, "execute_tool ")), len(named(spans, "request_permission")),
-		len(named(spans, "fs/"))+len(named(spans, "terminal/")), len(spans))
+		len(roots(spans)), len(spansNamed(spans, "execute_tool ")), len(spansNamed(spans, "request_permission")),
+		len(spansNamed(spans, "fs/"))+len(spansNamed(spans, "terminal/")), len(spans))
 	if code := e.close(); code != 0 {
 		t.Errorf("exit %d, want the agent's 0; stderr %q", code, e.stderr.String())
 	}
@@ -242,10 +232,10 @@ func TestACPAgentDiesMidTurn(t *testing.T) {
 	if root.Status != "Error" || value(root, "process.exit.code") != "3" {
 		t.Errorf("turn of a dead agent:\n%s", golden.Render(spans))
 	}
-	if tl := named(spans, "execute_tool delete"); len(tl) != 1 || tl[0].Status != "Error" {
+	if tl := spansNamed(spans, "execute_tool delete"); len(tl) != 1 || tl[0].Status != "Error" {
 		t.Errorf("its tool call: %+v", tl)
 	}
-	if fs := named(spans, "fs/read_text_file"); len(fs) != 1 || value(fs[0], "cursor.acp.unanswered") != "true" {
+	if fs := spansNamed(spans, "fs/read_text_file"); len(fs) != 1 || value(fs[0], "cursor.acp.unanswered") != "true" {
 		t.Errorf("its unanswered request: %+v", fs)
 	}
 }

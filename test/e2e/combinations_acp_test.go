@@ -30,7 +30,7 @@ func runACPCell(t *testing.T, c *cell) result {
 		// While the session is open (a session kept before may arrive too).
 		waitSpans(t, c.recv, "the turn", func(s []golden.Span) bool {
 			s = slices.DeleteFunc(s, func(s golden.Span) bool { return s.TraceID == c.keptTrace })
-			return len(roots(s)) == 1 && len(named(s, "execute_tool ")) == 2 && len(named(s, "request_permission")) == 1
+			return len(roots(s)) == 1 && len(spansNamed(s, "execute_tool ")) == 2 && len(spansNamed(s, "request_permission")) == 1
 		})
 	}
 	r := result{exit: e.close(), stderr: e.stderr.String()}
