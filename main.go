@@ -27,6 +27,7 @@ import (
 	"github.com/cursor-otel/cursor-otel/internal/settings"
 	"github.com/cursor-otel/cursor-otel/internal/spool"
 	"github.com/cursor-otel/cursor-otel/internal/version"
+	"github.com/cursor-otel/cursor-otel/spanmap"
 	"github.com/cursor-otel/cursor-otel/tracer"
 )
 
@@ -322,8 +323,14 @@ func (f *flushCmd) Run(c *cli, status *int) error {
 		*status = 1
 		return nil
 	}
-	fc.HookExported = hook.Flush(ctx, hook.FlushConfig{Settings: s, Environ: os.Environ(), Getenv: os.Getenv, StateDir: state, Redirect: f.Redirect})
-	fc.HookWaiting = hook.HooksWaiting(state, os.Getenv)
+	// Turns whose stop came within the grace are built once it ends: the
+	// user asked for what is there now.
+	build := hook.BuildConfig{Settings: s, Environ: os.Environ(), Getenv: os.Getenv, StateDir: state}
+	for again := hook.Build(ctx, build); !again.IsZero() && time.Until(again) <= spanmap.HookGrace; again = hook.Build(ctx, build) {
+		time.Sleep(time.Until(again))
+	}
+	fc.HookSetAside = hook.SetAside(state)
+	fc.Settings.Spool = hook.SpoolDir(s, state)
 	*status = flush.Run(ctx, fc)
 	return nil
 }
@@ -339,9 +346,11 @@ func deliverInBackground() int {
 		return 0
 	}
 	state := hook.DefaultStateDir(os.Environ())
-	return flush.Background(flush.Config{Settings: s, Getenv: os.Getenv, Environ: os.Environ()}, deliverersDir(s, state),
-		func(ctx context.Context) {
-			hook.Flush(ctx, hook.FlushConfig{Settings: s, Environ: os.Environ(), Getenv: os.Getenv, StateDir: state})
+	lockDir := deliverersDir(s, state)
+	s.Spool = hook.SpoolDir(s, state) // with the spool off, the hooks' own
+	return flush.Background(flush.Config{Settings: s, Getenv: os.Getenv, Environ: os.Environ()}, lockDir,
+		func(ctx context.Context) time.Time {
+			return hook.Build(ctx, hook.BuildConfig{Settings: s, Environ: os.Environ(), Getenv: os.Getenv, StateDir: state})
 		})
 }
 

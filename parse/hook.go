@@ -78,6 +78,14 @@ type SubagentFacts struct {
 	LoopCount            *int64
 }
 
+// Hook event names the span model treats apart.
+const (
+	HookPrompt     = "beforeSubmitPrompt"
+	HookStop       = "stop"
+	HookSessionEnd = "sessionEnd"
+	HookThought    = "afterAgentThought"
+)
+
 // The tool events, by what they mark.
 var (
 	hookToolStarts = map[string]bool{"preToolUse": true, "beforeShellExecution": true, "beforeMCPExecution": true}

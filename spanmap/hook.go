@@ -195,7 +195,7 @@ func (h *Hooks) Step(st *HookState, ev parse.HookEvent, now time.Time) []SpanRec
 	if st.ConversationID == "" {
 		st.ConversationID = ev.ConversationID
 	}
-	st.Last = now
+	st.Last = later(st.Last, now) // a journal's events may come in any order
 	model := ev.Model
 	if !sessionModel(ev.Name) {
 		model = ""
@@ -218,7 +218,7 @@ func (h *Hooks) Step(st *HookState, ev parse.HookEvent, now time.Time) []SpanRec
 	var g *HookGeneration
 	if !sessionLevel(ev.Name) && !closed {
 		done = append(done, h.enter(st, ev.Name, gen, now)...)
-		st.Turn.Last = now
+		st.Turn.Start, st.Turn.Last = earlier(st.Turn.Start, now), later(st.Turn.Last, now)
 	}
 	if gen != "" && !closed && !sessionLevel(ev.Name) {
 		if st.Generations == nil {
@@ -228,7 +228,7 @@ func (h *Hooks) Step(st *HookState, ev parse.HookEvent, now time.Time) []SpanRec
 			g = &HookGeneration{Turn: st.Turn.Key, Start: now}
 			st.Generations[gen] = g
 		}
-		g.Last, g.Model = now, betterModel(g.Model, ev.ModelID, model)
+		g.Start, g.Last, g.Model = earlier(g.Start, now), later(g.Last, now), betterModel(g.Model, ev.ModelID, model)
 		if ev.Usage != nil && (ev.Name == "afterAgentResponse" || ev.Name == "stop") {
 			g.Usage = ev.Usage // the generation's counts so far: the last said wins
 		}
@@ -244,7 +244,7 @@ func (h *Hooks) Step(st *HookState, ev parse.HookEvent, now time.Time) []SpanRec
 		if ev.Text != "" && slices.ContainsFunc(g.Thoughts, func(o HookThought) bool { return o.Sum == t.Sum }) {
 			break // the second copy of a thought recorded
 		}
-		if capture {
+		if capture && !strings.HasPrefix(ev.Text, digestMark) {
 			t.Text = ev.Text
 		}
 		g.Thoughts = append(g.Thoughts, t)
@@ -267,8 +267,10 @@ func (h *Hooks) Step(st *HookState, ev parse.HookEvent, now time.Time) []SpanRec
 	case ev.EndsTool() && ev.Tool != nil:
 		key := shellKey(ev)
 		switch {
-		case key != "" && slices.Contains(st.Told, key), slices.Contains(st.Told, endedKey(ev.ToolKey)):
-			// Told again: its span is made.
+		case slices.Contains(st.Told, endedKey(ev.ToolKey)),
+			key != "" && slices.Contains(st.Told, key) && st.Tools[ev.ToolKey] == nil:
+			// Told again: its span is made. (Another call of the same
+			// command, started and not ended, is not told again.)
 		case key != "" && ev.Name == "afterShellExecution" && !closed:
 			st.Held = &HookHeld{Key: key, At: now, Event: ev}
 		default:
@@ -400,6 +402,13 @@ func betterModel(known string, said ...string) string {
 	return known
 }
 
+// digestMark starts a text a journal kept as its digest alone (content
+// not captured): it tells a thought's second copy, and is never shown.
+const digestMark = "\x00digest:"
+
+// TextDigest is text as a journal keeps it without content capture.
+func TextDigest(text string) string { return digestMark + digest(text) }
+
 // digest tells a text from another without keeping it.
 func digest(text string) string {
 	sum := sha256.Sum256([]byte(text))
@@ -439,6 +448,7 @@ func (h *Hooks) toolDone(st *HookState, ev parse.HookEvent, now time.Time) SpanR
 	if ev.Duration > 0 {
 		start = now.Add(-ev.Duration) // the event's own measure wins over two processes' clocks
 	}
+	start = earlier(start, now) // a start told after its end (parallel hooks) is no later
 	if !cover.IsZero() {
 		start = earlier(start, cover) // and covers the subagent it ran
 	}

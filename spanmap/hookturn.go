@@ -121,11 +121,11 @@ func (h *Hooks) closeTurn(st *HookState, end time.Time, how, reason string, last
 		done = append(done, h.toolDone(st, held.Event, held.At))
 	}
 	for key, tool := range st.Tools {
-		done = append(done, h.toolRecord(st, tool.Generation, tool.Call, key, tool.Start, end, OutcomeIncomplete, "", "", ""))
+		done = append(done, h.toolRecord(st, tool.Generation, tool.Call, key, tool.Start, later(end, tool.Start), OutcomeIncomplete, "", "", ""))
 		h.told(st, endedKey(key))
 	}
 	for id, s := range st.Subagents {
-		done = append(done, h.subagentRecord(st, id, s, end))
+		done = append(done, h.subagentRecord(st, id, s, later(end, s.Start)))
 	}
 	for id, g := range st.Generations {
 		done = append(done, h.generationDone(st, id, g, end, "incomplete"))

@@ -144,11 +144,22 @@ func TestHooksMakeATraceATurn(t *testing.T) {
 	} else {
 		t.Logf("%d hooks, collector up: median %v, worst %v", len(took), p.median, p.worst)
 	}
-	if left, _ := filepath.Glob(filepath.Join(state, "turns", "*")); len(left) != 0 {
-		t.Errorf("spans held for a closed turn are left: %v", left)
+	if left := journalLeft(t, state, 10*time.Second); len(left) != 0 {
+		t.Errorf("events of closed turns are left in the journal: %v", left)
 	}
-	if left, _ := filepath.Glob(filepath.Join(state, "open", "*")); len(left) != 0 {
-		t.Errorf("an ended conversation is left open: %v", left)
+}
+
+// journalLeft are the hook events left in the journals of the state
+// directory dir, once none is left or within has passed: a closed
+// turn's are taken once its spans are kept.
+func journalLeft(t *testing.T, dir string, within time.Duration) []string {
+	t.Helper()
+	var left []string
+	for deadline := time.Now().Add(within); ; time.Sleep(50 * time.Millisecond) {
+		left, _ = filepath.Glob(filepath.Join(dir, "journal", "*", "*.json"))
+		if len(left) == 0 || time.Now().After(deadline) {
+			return left
+		}
 	}
 }
 
@@ -186,14 +197,8 @@ func TestHooksWithTheCollectorDown(t *testing.T) {
 	if timingChecked(t) && p.worst > 500*time.Millisecond {
 		t.Errorf("hooks took median %v, worst %v with the collector down", p.median, p.worst)
 	}
-	// The flushers give up on the collector and leave the spans spooled.
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		if b, err := os.ReadFile(filepath.Join(state, "last-export.txt")); err == nil && strings.Contains(string(b), "connection refused") {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	// The delivery builds the turns into the spool, and leaves them
+	// there: the collector is down.
 	for deadline := time.Now().Add(10 * time.Second); keptSpans(t, spoolDir) < 3 && time.Now().Before(deadline); {
 		time.Sleep(20 * time.Millisecond) // polling the spool: the flushers run on their own
 	}
@@ -531,12 +536,12 @@ func TestHookRecordsGoOnlyToTheirCollector(t *testing.T) {
 	runHooks(t, envB, hookEvents(t))
 	unlock()
 	r := runBinary(t, envA, nil, "flush")
-	want := "8 hook spans kept for " + b.Endpoint + " (grpc) with x-tenant (not set today) wait for that collector"
+	want := "3 sessions kept for " + b.Endpoint + " (grpc) with x-tenant (not set today) wait for that collector"
 	if r.exit != 0 || !strings.Contains(r.stdout, want) || a.SpanCount() != 0 {
 		t.Errorf("flush with A's settings: exit %d, %q, %d spans at A; want 0, none, and %q", r.exit, r.stdout, a.SpanCount(), want)
 	}
 	r = runBinary(t, envB, nil, "flush")
-	if r.exit != 0 || !strings.Contains(r.stdout, "exported 8 spans recorded by the hooks to "+b.Endpoint+" (grpc)") {
+	if r.exit != 0 || !strings.Contains(r.stdout, "delivered 3 sessions (8 spans) to "+b.Endpoint) {
 		t.Errorf("flush with B's settings: exit %d, %q", r.exit, r.stdout)
 	}
 	spans := golden.FromOTLP(b.Spans())

@@ -56,28 +56,37 @@ func Want(dir string) (start bool) {
 // Background is the delivery a run starts for itself: at most one alive
 // for the state directory dir (another one alive makes this one end at
 // once), bounded by BackgroundTimeout. Each round runs first (the hooks'
-// records, which may add to the kept sessions), then delivers what is
-// kept; it goes round again while runs asked for more meanwhile. It never
-// starts another delivery, and what it cannot deliver stays as it was
-// kept.
-func Background(c Config, dir string, first func(context.Context)) int {
+// turns, built into the spool), then delivers what is kept; it goes
+// round again while runs asked for more meanwhile, or when first says a
+// turn will be ready to build (waiting for it, its lock held: no second
+// delivery starts meanwhile). It never starts another delivery, and what
+// it cannot deliver stays as it was kept.
+func Background(c Config, dir string, first func(context.Context) (again time.Time)) int {
 	c.Background = true
 	ctx, cancel := context.WithTimeout(context.Background(), BackgroundTimeout)
 	defer cancel()
+	unlock, err := filelock.LockOwn(filepath.Join(dir, delivererLock), false)
+	if err != nil {
+		return 0
+	}
+	defer unlock()
 	status := 0
 	for ctx.Err() == nil {
-		unlock, err := filelock.LockOwn(filepath.Join(dir, delivererLock), false)
-		if err != nil {
-			return status
-		}
 		_ = os.Remove(filepath.Join(dir, againFile))
+		var again time.Time
 		if first != nil {
-			first(ctx)
+			again = first(ctx)
 		}
 		status = Run(ctx, c)
-		unlock()
-		if _, err := os.Stat(filepath.Join(dir, againFile)); err != nil {
+		if _, err := os.Stat(filepath.Join(dir, againFile)); err == nil {
+			continue
+		}
+		if again.IsZero() {
 			return status
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Until(again)):
 		}
 	}
 	return status

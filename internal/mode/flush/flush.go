@@ -37,11 +37,9 @@ type Config struct {
 	// Redirect also sends the sessions kept for other destinations to
 	// today's: only when the user says so (flush --redirect).
 	Redirect bool
-	// HookWaiting are the hooks' records (spans) kept for other
-	// destinations, which flush says wait beside the sessions.
-	HookWaiting []spool.Waiting
-	// HookExported is how many of the hooks' spans this flush exported.
-	HookExported int
+	// HookSetAside are the hooks' files found damaged and set aside,
+	// which flush names.
+	HookSetAside []string
 	// Wait bounds how long a flush the user runs waits for another
 	// delivery at work on the spool (BackgroundLife when zero: by then a
 	// background one has ended).
@@ -65,10 +63,7 @@ func Run(ctx context.Context, c Config) int {
 			return 0
 		}
 	} else if !dir.Holds() {
-		msg := "nothing kept in " + s.Spool
-		if len(c.HookWaiting) > 0 || c.HookExported > 0 {
-			msg = c.sayHooks("")
-		}
+		msg := c.sayHooks("nothing kept in " + s.Spool)
 		if said := SayDropped(dir.TakeDropped()); said != "" {
 			msg += "; " + said
 		}
@@ -122,27 +117,14 @@ func Run(ctx context.Context, c Config) int {
 	return c.done(status, redactor.Redact(said))
 }
 
-// sayHooks adds to what a delivery said (said) what became of the hooks'
-// records: exported, or waiting for other destinations.
+// sayHooks adds to what a delivery said (said) the hooks' files found
+// damaged and set aside: each cost at most the turn it held.
 func (c Config) sayHooks(said string) string {
-	if len(c.HookWaiting) == 0 && c.HookExported == 0 {
+	if len(c.HookSetAside) == 0 {
 		return said
 	}
-	shown := "the collector set now"
-	if to, ok := tracer.Destination(c.Getenv); ok {
-		shown = to.Shown()
-	}
-	var parts []string
-	if c.HookExported > 0 {
-		parts = append(parts, fmt.Sprintf("exported %s recorded by the hooks to %s", oneline.Count(c.HookExported, "span"), shown))
-	}
-	if said != "" {
-		parts = append(parts, said)
-	}
-	for _, w := range c.HookWaiting {
-		parts = append(parts, SayWaiting(w.Sessions, "hook span", w, shown))
-	}
-	return strings.Join(parts, "; ")
+	return said + fmt.Sprintf("; %s of the hooks found damaged and set aside (each cost at most the turn it held): %s",
+		oneline.Count(len(c.HookSetAside), "file"), strings.Join(c.HookSetAside, ", "))
 }
 
 // Say is what a delivery did, in one line: endpoint is where it went as

@@ -36,15 +36,17 @@ type Config struct {
 	Environ  []string
 	Stdin    io.Reader
 	Stdout   io.Writer
-	StateDir string           // where conversations and the spool live
-	Flusher  func(dir string) // starts the background flush; nil starts none
+	StateDir string           // where conversations live
+	Flusher  func(dir string) // starts the background delivery; nil starts none
 	Kept     func() bool      // says whether earlier runs kept sessions to deliver
 	Now      func() time.Time
 }
 
-// Run handles one event: answers it as if no hook were installed,
-// records it, and starts a flush. It is silent, and its status is always
-// 0: a hook's failure shows in the user's transcript.
+// Run handles one event: answers it as if no hook were installed, adds
+// it to its conversation's journal, and starts the background delivery
+// when the event may close a turn (the delivery builds it, a grace
+// later). It is silent, and its status is always 0: a hook's failure
+// shows in the user's transcript.
 func Run(c Config) int {
 	data, _ := io.ReadAll(io.LimitReader(c.Stdin, maxEvent))
 	data = parse.TrimBOM(data) // some Cursor versions put one before the payload
@@ -65,20 +67,61 @@ func Run(c Config) int {
 		dir = DefaultStateDir(c.Environ)
 	}
 	s := c.Settings
-	hooks := spanmap.NewHooks(s.Recording(s.Redactor(c.Environ)))
-	// Where these settings send: the records are filed under it, for a
-	// delivery with the same destination alone to export.
 	getenv := func(name string) string { return lookup(c.Environ, name) }
-	id, idErr := destinationID(dir, getenv)
-	spooled, err := record(dir, hooks, ev, now())
-	if err == nil && spooled && idErr == nil {
-		err = fileRecords(dir, id)
+	// Where these settings send: the turn's spans are kept for it, and
+	// delivered there alone.
+	dest, err := destinationID(SpoolDir(s, dir), getenv)
+	if err != nil {
+		return 0
 	}
-	waiting := idErr == nil && pendingRecords(dir, map[string]bool{id: true})
-	if c.Flusher != nil && (err == nil && spooled || waiting || c.Kept != nil && c.Kept()) {
+	at := now()
+	if appendEntry(dir, spanmap.HookEntry{At: at, Dest: dest, Event: withoutContent(ev, s.CaptureContent)}) != nil {
+		return 0
+	}
+	if c.Flusher != nil && (closesTurn(ev.Name) || idleCheckDue(dir, at) || c.Kept != nil && c.Kept()) {
 		c.Flusher(dir)
 	}
 	return 0
+}
+
+// closesTurn says an event may close a turn: the delivery is started
+// for it, to build the turn once its grace has passed.
+func closesTurn(event string) bool {
+	return event == parse.HookStop || event == parse.HookPrompt || event == parse.HookSessionEnd
+}
+
+// idleCheckEvery is how often a hook run starts the delivery to close
+// the turns nothing has followed for spanmap.HookIdle.
+const idleCheckEvery = time.Minute
+
+// idleCheckDue says the delivery has not been started for idle turns in
+// idleCheckEvery, and marks it started.
+func idleCheckDue(dir string, now time.Time) bool {
+	mark := filepath.Join(dir, "idle-check")
+	if fi, err := os.Stat(mark); err == nil && now.Sub(fi.ModTime()) < idleCheckEvery && !fi.ModTime().After(now) {
+		return false
+	}
+	if err := os.WriteFile(mark, nil, 0o600); err != nil {
+		return false
+	}
+	_ = os.Chtimes(mark, now, now)
+	return true
+}
+
+// withoutContent is ev as the journal keeps it: without capture, no
+// prompt, reply, thought or tool output is written down (a thought's
+// digest stays, which tells its second copy).
+func withoutContent(ev parse.HookEvent, capture bool) parse.HookEvent {
+	if capture {
+		return ev
+	}
+	if ev.Text != "" && ev.Name == parse.HookThought {
+		ev.Text = spanmap.TextDigest(ev.Text)
+	} else {
+		ev.Text = ""
+	}
+	ev.Prompt, ev.Result = "", ""
+	return ev
 }
 
 // answer is what the hook says back: nothing that changes the agent's

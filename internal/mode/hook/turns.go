@@ -3,12 +3,10 @@ package hook
 import (
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"time"
 
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/cursor-otel/cursor-otel/internal/filelock"
 	"github.com/cursor-otel/cursor-otel/spanmap"
 )
 
@@ -48,28 +46,19 @@ func (t Turns) SetLast(conversation string, root trace.SpanContext) {
 	if anotherUsers(t.Dir) {
 		return // a root run in the user's home links, but leaves the user's state alone
 	}
-	if err := os.MkdirAll(filepath.Join(t.Dir, "conversations"), 0o700); err != nil {
-		return
-	}
-	unlock, err := filelock.Lock(filepath.Join(t.Dir, "state.lock"), true)
+	unlock, err := lockBuild(t.Dir)
 	if err != nil {
 		return
 	}
 	defer unlock()
-	path := conversationFile(t.Dir, conversationName(conversation))
-	var st spanmap.HookState
-	if b, err := os.ReadFile(path); err == nil {
-		_ = json.Unmarshal(b, &st)
+	name := conversationName(conversation)
+	cp, _ := loadCheckpoint(t.Dir, name)
+	if cp.ConversationID == "" {
+		cp.ConversationID = conversation
 	}
-	if st.ConversationID == "" {
-		st.ConversationID = conversation
-	}
-	st.Last = later(st.Last, now())
-	st.Root = &spanmap.HookRoot{TraceID: root.TraceID().String(), SpanID: root.SpanID().String()}
-	if writeFile(path, &st) == nil {
-		_ = os.Chtimes(path, st.Last, st.Last)
-	}
-	forget(t.Dir, now())
+	cp.Last = later(cp.Last, now())
+	cp.Root = &spanmap.HookRoot{TraceID: root.TraceID().String(), SpanID: root.SpanID().String()}
+	_ = saveCheckpoint(t.Dir, name, &cp)
 }
 
 func later(a, b time.Time) time.Time {

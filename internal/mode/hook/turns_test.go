@@ -1,14 +1,19 @@
 package hook
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/cursor-otel/cursor-otel/internal/settings"
+	"github.com/cursor-otel/cursor-otel/internal/spool"
 	"github.com/cursor-otel/cursor-otel/spanmap"
 )
+
+var t0 = time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)
 
 // step runs the hook for one event at now, recording into dir.
 func step(t *testing.T, dir string, now time.Time, event string) {
@@ -19,73 +24,136 @@ func step(t *testing.T, dir string, now time.Time, event string) {
 	}
 }
 
-// spooled are the records waiting in dir for their export, whatever
-// their destination.
-func spooled(t *testing.T, dir string) []spanmap.SpanRecord {
+// build runs the builder at now, killed at the step kill names ("" for
+// none).
+func build(dir string, now time.Time, kill string) time.Time {
+	return Build(context.Background(), BuildConfig{StateDir: dir, Getenv: func(string) string { return "" },
+		Now: func() time.Time { return now }, killAt: func(step string) bool { return step == kill }})
+}
+
+// kept is what the spool holds for delivery: sessions and spans.
+func kept(t *testing.T, dir string) spool.Stats {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(dir, recordsPrefix+"*"+recordsSuffix))
-	var out []spanmap.SpanRecord
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, readRecords(data)...)
+	st, err := spool.Open(SpoolDir(settings.Settings{}, dir), 0).Stat()
+	if err != nil {
+		t.Fatal(err)
 	}
-	return out
+	return st
 }
 
-func names(records []spanmap.SpanRecord) []string {
-	var out []string
-	for _, r := range records {
-		out = append(out, r.Name)
-	}
-	return out
+// journalLeft is how many events wait in the journals.
+func journalLeft(dir string) int {
+	files, _ := filepath.Glob(filepath.Join(dir, journalDir, "*", "*"+entrySuffix))
+	return len(files)
 }
 
-// A turn's spans are held until the turn closes, then go to the spool
-// whole; a turn whose stop never came is closed by any hook run 30
-// minutes after its last event, and only then: before, nothing of it is
-// exported.
-func TestTurnHeldUntilClosed(t *testing.T) {
+const convA = `"conversation_id":"conv-a","generation_id":"g1"`
+
+// aTurn is a turn of conv-a: its prompt, a tool, its stop.
+func aTurn(t *testing.T, dir string, at time.Time, gen string) {
+	t.Helper()
+	c := `"conversation_id":"conv-a","generation_id":"` + gen + `"`
+	step(t, dir, at, `{"hook_event_name":"beforeSubmitPrompt",`+c+`}`)
+	step(t, dir, at.Add(time.Second), `{"hook_event_name":"postToolUse",`+c+`,"tool_name":"Read","tool_input":{"file_path":"x"},"tool_use_id":"t-`+gen+`","duration":5}`)
+	step(t, dir, at.Add(2*time.Second), `{"hook_event_name":"stop",`+c+`,"status":"completed"}`)
+}
+
+// A turn is built a grace after its stop, whole, into the spool; a turn
+// whose stop never came is closed by a build 30 minutes after its last
+// event, and only then.
+func TestTurnBuiltWhenClosed(t *testing.T) {
 	dir := t.TempDir()
-	t0 := time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)
-	a := `"conversation_id":"conv-a","generation_id":"g1"`
-	step(t, dir, t0, `{"hook_event_name":"beforeSubmitPrompt",`+a+`}`)
-	step(t, dir, t0.Add(time.Second), `{"hook_event_name":"postToolUse",`+a+`,"tool_name":"Read","tool_input":{"file_path":"x"},"tool_use_id":"t1","duration":5}`)
-	if got := spooled(t, dir); len(got) != 0 {
-		t.Fatalf("spooled %v while the turn is under way; want nothing until it closes", names(got))
+	aTurn(t, dir, t0, "g1")
+	if again := build(dir, t0.Add(2*time.Second), ""); !again.Equal(t0.Add(2*time.Second + spanmap.HookGrace)) {
+		t.Errorf("look again at %v; want the stop's grace's end", again)
 	}
-	if held, _ := filepath.Glob(filepath.Join(dir, "turns", "*")); len(held) != 1 {
-		t.Fatalf("held files %v; want the turn's one", held)
+	if k := kept(t, dir); k.Spans != 0 {
+		t.Fatalf("kept %d spans within the stop's grace; want none", k.Spans)
 	}
-	// Another conversation 29 minutes later: the turn is not yet idle.
+	build(dir, t0.Add(time.Minute), "")
+	if k := kept(t, dir); k.Sessions != 1 || k.Spans != 3 || journalLeft(dir) != 0 {
+		t.Fatalf("kept %d sessions, %d spans, %d events left; want the turn whole (root, chat, tool) and the journal empty", k.Sessions, k.Spans, journalLeft(dir))
+	}
+	// A turn with no stop: not before 30 minutes, then whole.
 	b := `"conversation_id":"conv-b","generation_id":"h1"`
-	step(t, dir, t0.Add(29*time.Minute), `{"hook_event_name":"beforeSubmitPrompt",`+b+`}`)
-	if got := spooled(t, dir); len(got) != 0 {
-		t.Fatalf("spooled %v 29 minutes after the turn's last event; want nothing", names(got))
+	step(t, dir, t0.Add(time.Minute), `{"hook_event_name":"beforeSubmitPrompt",`+b+`}`)
+	step(t, dir, t0.Add(61*time.Second), `{"hook_event_name":"postToolUse",`+b+`,"tool_name":"Read","tool_input":{"file_path":"x"},"tool_use_id":"u1","duration":5}`)
+	build(dir, t0.Add(30*time.Minute), "")
+	if k := kept(t, dir); k.Sessions != 1 {
+		t.Fatalf("kept %d sessions 29 minutes after conv-b's last event; want conv-a's alone", k.Sessions)
 	}
-	// 31 minutes after its last event, any hook run closes it, whole.
-	step(t, dir, t0.Add(32*time.Minute), `{"hook_event_name":"afterAgentResponse",`+b+`,"text":"x"}`)
-	got := spooled(t, dir)
-	if len(got) != 3 {
-		t.Fatalf("spooled %v; want conv-a's turn whole: its tool, its chat, its root", names(got))
+	build(dir, t0.Add(32*time.Minute), "")
+	if k := kept(t, dir); k.Sessions != 2 || k.Spans != 6 || journalLeft(dir) != 0 {
+		t.Fatalf("kept %d sessions, %d spans, %d events left; want conv-b's turn too, whole", k.Sessions, k.Spans, journalLeft(dir))
 	}
-	root := got[len(got)-1]
-	if root.Name != spanmap.SessionName || root.Status.String() != "Error" ||
-		spanmap.Value(root.Attrs, spanmap.TurnEnd).AsString() != spanmap.TurnEndIdle || !root.End.Equal(t0.Add(time.Second)) {
-		t.Errorf("root %s, status %v, end %v, ended by %q; want the turn's root, Error, at its last event, idle",
-			root.Name, root.Status, root.End, spanmap.Value(root.Attrs, spanmap.TurnEnd).AsString())
+}
+
+// A build killed at any step loses no turn and keeps none twice: the
+// next build finishes what it started.
+func TestBuildKilledAtEachStep(t *testing.T) {
+	for _, kill := range []string{"staged", "written", "published", "consumed"} {
+		t.Run(kill, func(t *testing.T) {
+			dir := t.TempDir()
+			aTurn(t, dir, t0, "g1")
+			build(dir, t0.Add(time.Minute), kill)
+			build(dir, t0.Add(2*time.Minute), "")
+			aTurn(t, dir, t0.Add(3*time.Minute), "g2")
+			build(dir, t0.Add(4*time.Minute), "")
+			if k := kept(t, dir); k.Sessions != 2 || k.Spans != 6 || k.Damaged != 0 {
+				t.Errorf("kept %d sessions, %d spans, %d damaged; want both turns, once each: 2, 6, 0", k.Sessions, k.Spans, k.Damaged)
+			}
+			if n := journalLeft(dir); n != 0 {
+				t.Errorf("%d events left in the journal", n)
+			}
+			staged, _ := filepath.Glob(filepath.Join(SpoolDir(settings.Settings{}, dir), ".staged-*"))
+			if len(staged) != 0 {
+				t.Errorf("staged parts left: %v", staged)
+			}
+		})
 	}
-	for _, r := range got {
-		if r.TraceID != root.TraceID {
-			t.Errorf("%s in another trace than its turn's", r.Name)
-		}
+}
+
+// Damaged state costs at most the turn it held: an event cut short, a
+// checkpoint of garbage, a directory where a file should be, a lock
+// that is a directory. Each is set aside and named; every later turn
+// arrives.
+func TestDamagedStateIsSetAside(t *testing.T) {
+	dir := t.TempDir()
+	aTurn(t, dir, t0, "g1")
+	build(dir, t0.Add(time.Minute), "")
+	name := conversationName("conv-a")
+	// Damage: a checkpoint of garbage, an event cut short, a lock that
+	// is a directory.
+	if err := os.WriteFile(conversationFile(dir, name), []byte("{\"conversation_id\":"), 0o600); err != nil {
+		t.Fatal(err)
 	}
-	if held, _ := filepath.Glob(filepath.Join(dir, "turns", "*")); len(held) != 0 {
-		t.Errorf("held files %v; want none (conv-b's turn has finished nothing yet)", held)
+	if err := os.WriteFile(filepath.Join(journalOf(dir, name), "00000000000000000001-1-cut"+entrySuffix), []byte(`{"at":"2026-`), 0o600); err != nil {
+		t.Fatal(err)
 	}
-	if open, _ := filepath.Glob(filepath.Join(dir, "open", "*")); len(open) != 1 {
-		t.Errorf("open marks %v; want conv-b's alone", open)
+	if err := os.Remove(filepath.Join(dir, buildLock)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, buildLock), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	aTurn(t, dir, t0.Add(2*time.Minute), "g2")
+	build(dir, t0.Add(3*time.Minute), "")
+	if k := kept(t, dir); k.Sessions != 2 || k.Spans != 6 {
+		t.Errorf("kept %d sessions, %d spans; want both turns: 2, 6", k.Sessions, k.Spans)
+	}
+	if aside := SetAside(dir); len(aside) != 3 {
+		t.Errorf("set aside %v; want the checkpoint, the event and the lock", aside)
+	}
+	// A checkpoint that is a directory.
+	if err := os.Remove(conversationFile(dir, name)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(conversationFile(dir, name), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	aTurn(t, dir, t0.Add(4*time.Minute), "g3")
+	build(dir, t0.Add(5*time.Minute), "")
+	if k := kept(t, dir); k.Sessions != 3 {
+		t.Errorf("kept %d sessions; want the third turn too", k.Sessions)
 	}
 }

@@ -1,0 +1,231 @@
+package hook
+
+import (
+	"cmp"
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"time"
+
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+
+	"github.com/cursor-otel/cursor-otel/internal/settings"
+	"github.com/cursor-otel/cursor-otel/internal/spool"
+	"github.com/cursor-otel/cursor-otel/spanmap"
+	"github.com/cursor-otel/cursor-otel/tracer"
+)
+
+// BuildConfig is one run of the builder: the background delivery's, or
+// flush's.
+type BuildConfig struct {
+	Settings settings.Settings
+	Environ  []string
+	Getenv   func(string) string
+	StateDir string
+	Now      func() time.Time // nil: time.Now
+	// killAt, in tests, stops the build at a step, as a kill would.
+	killAt func(step string) bool
+}
+
+// Build builds every turn closed by now, of every conversation, into the
+// spool, each part under its turn's own destination; the delivery then
+// sends them. It says when a turn waiting for its grace may be built
+// (zero: none waits). Killed at any instruction, it leaves the old state
+// or the new one: the next Build finishes what it started, and no turn
+// is kept twice.
+func Build(ctx context.Context, c BuildConfig) (again time.Time) {
+	unlock, err := lockBuild(c.StateDir)
+	if err != nil {
+		return time.Time{}
+	}
+	b := c.builder(ctx)
+	now := time.Now()
+	if c.Now != nil {
+		now = c.Now()
+	}
+	for _, name := range conversations(c.StateDir) {
+		if next := b.conversation(name, now); !next.IsZero() && (again.IsZero() || next.Before(again)) {
+			again = next
+		}
+		if b.killed {
+			break
+		}
+	}
+	forget(c.StateDir, now)
+	unlock()
+	b.close()
+	return again
+}
+
+// builder builds turns into spans, then spool parts.
+type builder struct {
+	c      BuildConfig
+	ctx    context.Context
+	hooks  *spanmap.Hooks
+	spool  *spool.Dir
+	prov   *tracer.Provider
+	got    *collected
+	killed bool
+}
+
+func (c BuildConfig) builder(ctx context.Context) *builder {
+	s := c.Settings
+	getenv := c.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	// The spans are made as the settings would export them (resource,
+	// sampler, reports), and kept rather than exported: the delivery
+	// sends them from the spool.
+	cfg := s.Tracing(func(name string) string {
+		if name == "OTEL_TRACES_EXPORTER" {
+			return "none"
+		}
+		return getenv(name)
+	}, s.Redactor(c.Environ))
+	cfg.Spool, cfg.Deliverer = nil, nil
+	got := &collected{}
+	cfg.Processors = append(cfg.Processors, got)
+	prov, err := tracer.New(ctx, cfg)
+	if err != nil {
+		prov = tracer.NewNoExport(ctx, cfg)
+	}
+	_ = settings.Report(prov, s.Reports())
+	return &builder{c: c, ctx: ctx, hooks: spanmap.NewHooks(s.Recording(s.Redactor(c.Environ))),
+		spool: spool.Open(SpoolDir(s, c.StateDir), s.SpoolMax), prov: prov, got: got}
+}
+
+// close ends the provider: reports and metrics, after the lock is let go.
+func (b *builder) close() {
+	ctx, cancel := context.WithTimeout(context.Background(), cmp.Or(b.c.Settings.FlushTimeout, tracer.DefaultFlushTimeout))
+	defer cancel()
+	b.prov.Shutdown(ctx)
+}
+
+// kill says the build stops at step (tests alone).
+func (b *builder) kill(step string) bool {
+	if b.c.killAt != nil && b.c.killAt(step) {
+		b.killed = true
+	}
+	return b.killed
+}
+
+// conversation builds one conversation's closed turns.
+func (b *builder) conversation(name string, now time.Time) (again time.Time) {
+	dir := b.c.StateDir
+	cp, _ := loadCheckpoint(dir, name)
+	if b.finish(name, &cp) != nil || b.killed {
+		return time.Time{}
+	}
+	b.spool.Unstaged(name+"-", nil) // staged by a build killed before it wrote them down
+	j := readJournal(dir, name, now)
+	if len(j.entries) == 0 {
+		_ = os.Remove(journalOf(dir, name)) // empty: a hook adding now makes it anew
+		return time.Time{}
+	}
+	built := b.hooks.Build(&cp.HookState, j.entries, now)
+	if len(built.Used) == 0 {
+		return built.Again
+	}
+	cp.Late += built.Late
+	stamp := now.UnixNano()
+	key := name + "-" + strconv.FormatInt(stamp, 10)
+	byDest := map[string][]spanmap.SpanRecord{}
+	var dests []string
+	for _, r := range built.Records {
+		d := built.Dest[r.TraceID]
+		if _, ok := byDest[d]; !ok {
+			dests = append(dests, d)
+		}
+		byDest[d] = append(byDest[d], r)
+	}
+	for _, d := range dests {
+		spans := b.spans(byDest[d])
+		if d == noOTLP || d == "" {
+			continue // no OTLP collector was set: reported, and sent nowhere
+		}
+		staged, err := b.spool.Stage(d, key, stamp, spans)
+		if err != nil || b.kill("staged") {
+			if !b.killed {
+				b.spool.Unstaged(name+"-", nil)
+			}
+			return time.Time{}
+		}
+		cp.Staged = append(cp.Staged, staged...)
+	}
+	for _, i := range built.Used {
+		cp.Consumed = append(cp.Consumed, filepath.Base(j.files[i]))
+	}
+	if err := saveCheckpoint(dir, name, &cp); err != nil || b.kill("written") {
+		if !b.killed {
+			b.spool.Unstaged(name+"-", nil)
+		}
+		return time.Time{}
+	}
+	_ = b.finish(name, &cp)
+	return built.Again
+}
+
+// finish publishes a build's staged parts and removes the journal's
+// entries it used, then writes the checkpoint down without them: each
+// step is done once, however often it is run.
+func (b *builder) finish(name string, cp *checkpoint) error {
+	if len(cp.Staged) == 0 && len(cp.Consumed) == 0 {
+		return nil
+	}
+	if err := b.spool.Publish(cp.Staged); err != nil {
+		return err
+	}
+	if b.kill("published") {
+		return nil
+	}
+	for _, f := range cp.Consumed {
+		_ = os.Remove(filepath.Join(journalOf(b.c.StateDir, name), f))
+	}
+	if b.kill("consumed") {
+		return nil
+	}
+	cp.Staged, cp.Consumed = nil, nil
+	return saveCheckpoint(b.c.StateDir, name, cp)
+}
+
+// spans makes records into the spans the settings would export.
+func (b *builder) spans(records []spanmap.SpanRecord) []sdktrace.ReadOnlySpan {
+	for _, r := range records {
+		spanmap.Emit(b.ctx, b.prov.Tracer(), r)
+	}
+	return b.got.take()
+}
+
+// collected keeps the spans that end.
+type collected struct {
+	mu    sync.Mutex
+	spans []sdktrace.ReadOnlySpan
+}
+
+func (c *collected) OnStart(context.Context, sdktrace.ReadWriteSpan) {}
+func (c *collected) OnEnd(s sdktrace.ReadOnlySpan) {
+	c.mu.Lock()
+	c.spans = append(c.spans, s)
+	c.mu.Unlock()
+}
+func (c *collected) Shutdown(context.Context) error   { return nil }
+func (c *collected) ForceFlush(context.Context) error { return nil }
+
+func (c *collected) take() []sdktrace.ReadOnlySpan {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := c.spans
+	c.spans = nil
+	return out
+}
+
+// SpoolDir is where the hooks' turns are kept for the delivery: the
+// spool every mode shares, or, with it off, one of the hooks' own (a
+// turn's spans must wait somewhere between the hook processes and the
+// collector).
+func SpoolDir(s settings.Settings, stateDir string) string {
+	return cmp.Or(s.Spool, filepath.Join(stateDir, "spool"))
+}

@@ -1,0 +1,113 @@
+package spool
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/trace"
+)
+
+// A writer that must hand spans to the spool exactly once, though it may
+// be killed at any instruction (the hooks' journal), stages them first:
+// written under names no deliverer reads, and the same names again if
+// it is run again. It then writes down, in its own state, that they are
+// staged, and publishes them: a rename each, done once (a staged file
+// gone is a part published). Killed anywhere, a rerun finishes the work
+// without a part kept twice.
+
+// stagePrefix starts the names of staged parts.
+const stagePrefix = ".staged-"
+
+// Staged is a part staged: its name until published, and after.
+type Staged struct {
+	Temp  string `json:"temp"`
+	Final string `json:"final"`
+	Spans int    `json:"spans"`
+}
+
+// Stage writes the spans of each trace, as parts for the destination
+// digest dest, under staged names derived from key and stamp: staging
+// the same key again writes the same names. Sessions heavier than the
+// bound are left out (and counted dropped, for the next delivery to say).
+func (d *Dir) Stage(dest, key string, stamp int64, spans []sdktrace.ReadOnlySpan) ([]Staged, error) {
+	if err := MkdirAll(d.Path); err != nil {
+		return nil, fmt.Errorf("spool: %w", err)
+	}
+	byTrace := map[trace.TraceID][]sdktrace.ReadOnlySpan{}
+	var order []trace.TraceID
+	for _, s := range spans {
+		id := s.SpanContext().TraceID()
+		if _, ok := byTrace[id]; !ok {
+			order = append(order, id)
+		}
+		byTrace[id] = append(byTrace[id], s)
+	}
+	var out []Staged
+	tooLarge := 0
+	for _, id := range order {
+		spans := byTrace[id]
+		encoded, err := d.encodeParts(spans, convert(spans))
+		if err != nil {
+			return nil, err
+		}
+		if encoded.size > d.Max {
+			tooLarge++
+			continue
+		}
+		for i, b := range encoded.parts {
+			final := fmt.Sprintf("%020d-%s-0-%03d-%s%s", stamp, id, i, dest, partSuffix)
+			temp := stagePrefix + key + "-" + final
+			if err := d.write(temp, b); err != nil {
+				return nil, err
+			}
+			out = append(out, Staged{Temp: temp, Final: final, Spans: encoded.spans[i]})
+		}
+	}
+	if tooLarge > 0 {
+		d.addDropped(dropTooLarge, tooLarge)
+	}
+	return out, nil
+}
+
+// Publish makes staged parts parts, each once: one whose staged file is
+// gone was published before. It then keeps the spool within its bound.
+func (d *Dir) Publish(staged []Staged) error {
+	var written int64
+	for _, s := range staged {
+		temp := filepath.Join(d.Path, s.Temp)
+		info, err := os.Stat(temp)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err == nil {
+			err = os.Rename(temp, filepath.Join(d.Path, s.Final))
+		}
+		if err != nil {
+			return fmt.Errorf("spool: %w", err)
+		}
+		written += info.Size()
+	}
+	d.bound(written)
+	return nil
+}
+
+// Unstaged removes the staged parts whose key starts with prefix that
+// are not in keep: a writer killed after staging them and before writing
+// down that it did stages anew, under another key.
+func (d *Dir) Unstaged(prefix string, keep []Staged) {
+	entries, _ := os.ReadDir(d.Path)
+	kept := map[string]bool{}
+	for _, s := range keep {
+		kept[s.Temp] = true
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), stagePrefix+prefix) && !kept[e.Name()] {
+			_ = os.Remove(filepath.Join(d.Path, e.Name()))
+		}
+	}
+}
