@@ -65,6 +65,7 @@ func (d *Dir) Stage(dest, key string, stamp int64, spans []sdktrace.ReadOnlySpan
 			if err := d.write(temp, b); err != nil {
 				return nil, err
 			}
+			GiveToDirOwner(filepath.Join(d.Path, temp)) // a root run's build of the user's turns is the user's
 			out = append(out, Staged{Temp: temp, Final: final, Spans: encoded.spans[i]})
 		}
 	}

@@ -41,6 +41,7 @@ func Build(ctx context.Context, c BuildConfig) (again time.Time) {
 		return time.Time{}
 	}
 	b := c.builder(ctx)
+	b.moveEarlier()
 	now := time.Now()
 	if c.Now != nil {
 		now = c.Now()
@@ -62,6 +63,7 @@ func Build(ctx context.Context, c BuildConfig) (again time.Time) {
 // builder builds turns into spans, then spool parts.
 type builder struct {
 	c      BuildConfig
+	getenv func(string) string
 	ctx    context.Context
 	hooks  *spanmap.Hooks
 	spool  *spool.Dir
@@ -93,7 +95,7 @@ func (c BuildConfig) builder(ctx context.Context) *builder {
 		prov = tracer.NewNoExport(ctx, cfg)
 	}
 	_ = settings.Report(prov, s.Reports())
-	return &builder{c: c, ctx: ctx, hooks: spanmap.NewHooks(s.Recording(s.Redactor(c.Environ))),
+	return &builder{c: c, getenv: getenv, ctx: ctx, hooks: spanmap.NewHooks(s.Recording(s.Redactor(c.Environ))),
 		spool: spool.Open(SpoolDir(s, c.StateDir), s.SpoolMax), prov: prov, got: got}
 }
 

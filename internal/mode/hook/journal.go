@@ -62,7 +62,7 @@ func writeWhole(path string, b []byte) error {
 		err = cerr
 	}
 	if err == nil {
-		giveToDirOwner(f.Name())
+		spool.GiveToDirOwner(f.Name())
 		err = os.Rename(f.Name(), path)
 	}
 	if err != nil {

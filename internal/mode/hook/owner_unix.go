@@ -23,18 +23,3 @@ func anotherUsers(dir string) bool {
 	}
 }
 
-// giveToDirOwner gives a file a root run made to the owner of its
-// directory (the user's, under sudo -E): the user's hooks and deliveries
-// can read and remove it.
-func giveToDirOwner(path string) {
-	if os.Geteuid() != 0 {
-		return
-	}
-	info, err := os.Stat(filepath.Dir(path))
-	if err != nil {
-		return
-	}
-	if st, ok := info.Sys().(*syscall.Stat_t); ok && st.Uid != 0 {
-		_ = os.Lchown(path, int(st.Uid), int(st.Gid))
-	}
-}

@@ -4,6 +4,3 @@ package hook
 // is under their own %LOCALAPPDATA%, and no run writes into another's.
 func anotherUsers(string) bool { return false }
 
-// giveToDirOwner does nothing on Windows: no run writes into another
-// user's state.
-func giveToDirOwner(string) {}

@@ -84,7 +84,11 @@ func lockBuild(dir string) (func(), error) {
 	if info, err := os.Lstat(path); err == nil && !info.Mode().IsRegular() {
 		setAside(dir, path) // a directory in its place: no lock could be had
 	}
-	return filelock.LockOwn(path, true)
+	unlock, err := filelock.LockOwn(path, true)
+	if err == nil {
+		spool.GiveToDirOwner(path) // a root run's builder and the user's take the same lock
+	}
+	return unlock, err
 }
 
 // forget removes, at most every gcEvery, the checkpoints of

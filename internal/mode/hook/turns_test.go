@@ -2,6 +2,7 @@ package hook
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,9 @@ import (
 	"github.com/cursor-otel/cursor-otel/internal/settings"
 	"github.com/cursor-otel/cursor-otel/internal/spool"
 	"github.com/cursor-otel/cursor-otel/spanmap"
+	"github.com/cursor-otel/cursor-otel/tracer"
+
+	oteltrace "go.opentelemetry.io/otel/trace"
 )
 
 var t0 = time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)
@@ -155,5 +159,42 @@ func TestDamagedStateIsSetAside(t *testing.T) {
 	build(dir, t0.Add(5*time.Minute), "")
 	if k := kept(t, dir); k.Sessions != 3 {
 		t.Errorf("kept %d sessions; want the third turn too", k.Sessions)
+	}
+}
+
+// What an earlier version kept in record files goes to the spool, for
+// its own destination: today's, and a killed hook's that names none;
+// another destination's waits.
+func TestEarlierRecordsMoveToTheSpool(t *testing.T) {
+	dir := t.TempDir()
+	to, _ := tracer.Destination(func(string) string { return "" })
+	today, err := spool.Open(dir, 0).ID(to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	record := func(trace byte) string {
+		b, err := json.Marshal(spanmap.SpanRecord{TraceID: oteltrace.TraceID{trace}, SpanID: oteltrace.SpanID{trace}, Name: "invoke_agent cursor-agent",
+			Start: t0, End: t0.Add(time.Second)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b) + "\n"
+	}
+	for name, body := range map[string]string{
+		"spool-" + today + ".ndjson": record(1) + "not json\n" + record(2),
+		"records-4242.ndjson":        record(3),
+		"spool-0123456789.ndjson":    record(4), // another destination's
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	build(dir, t0, "")
+	build(dir, t0, "")
+	if k := kept(t, dir); k.Sessions != 3 || k.Spans != 3 {
+		t.Errorf("kept %d sessions, %d spans; want today's two and the killed hook's one, once", k.Sessions, k.Spans)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "spool-0123456789.ndjson")); err != nil {
+		t.Errorf("another destination's records: %v; want them left to wait", err)
 	}
 }
