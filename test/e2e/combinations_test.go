@@ -220,6 +220,27 @@ var modes = []mode{
 		}
 		return c.hooks(t, events, map[string]int{"conv-a": 3, "conv-b": 2})
 	}},
+	// A conversation as Cursor runs its hooks at its most hostile: a
+	// turn's after-hooks before its before-hooks, the next turn's stop
+	// before its after-hooks, and a hook process killed as it runs.
+	{name: "hook, reordered and killed", delivers: true, sessions: 3, variant: true, run: func(t *testing.T, c *cell) result {
+		var events []string
+		for n, order := range []string{"after-first", "stop-first"} {
+			prompt, pres, posts, stop := parallelTurn("conv-hostile", n, 3)
+			events = append(events, prompt)
+			switch order {
+			case "after-first":
+				events = append(append(append(events, posts...), pres...), stop)
+			default:
+				events = append(append(append(events, pres...), stop), posts...)
+			}
+		}
+		events = append(events, `{"hook_event_name":"sessionEnd","conversation_id":"conv-hostile","reason":"completed"}`)
+		// A copy of an event, its process killed as it runs: recorded
+		// or not, it changes nothing.
+		c.killedHook(t, events[2], 2*time.Millisecond)
+		return c.hooks(t, events, map[string]int{"conv-hostile": 3})
+	}},
 	{name: "flush", delivers: true, run: func(t *testing.T, c *cell) result {
 		r := c.start(t, c.own, nil, "flush")
 		failing := holdsHere(c.spool) && !takes(c.collector)
@@ -481,6 +502,18 @@ func (c *cell) start(t *testing.T, program string, env []string, args ...string)
 	}
 	cmd.Env = withBaseEnv(t, all)
 	return runStarted(t, cmd, func() { proctest.Start(t, cmd, 30*time.Second) })
+}
+
+// killedHook runs a hook process for event and kills it (SIGKILL)
+// after a while.
+func (c *cell) killedHook(t *testing.T, event string, after time.Duration) {
+	t.Helper()
+	cmd := exec.Command(c.own, "hook")
+	cmd.Stdin = strings.NewReader(event + "\n")
+	cmd.Env = withBaseEnv(t, c.env)
+	proctest.Start(t, cmd, 30*time.Second)
+	time.AfterFunc(after, func() { _ = cmd.Process.Kill() })
+	_ = cmd.Wait()
 }
 
 // keepSession writes a session of three spans to the spool, kept for to,
