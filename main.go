@@ -330,9 +330,17 @@ func (f *flushCmd) Run(c *cli, status *int) error {
 		time.Sleep(time.Until(again))
 	}
 	fc.HookSetAside = hook.SetAside(state)
-	fc.Settings.Spool = hook.SpoolDir(s, state)
+	if kept := hook.SpoolDir(s, state); s.Spool == "" && exists(kept) {
+		fc.Settings.Spool = kept // the spool is off: the hooks' own holds their turns
+	}
 	*status = flush.Run(ctx, fc)
 	return nil
+}
+
+// exists says a file or directory is there.
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // deliverInBackground is the process startFlusher starts: the hooks'

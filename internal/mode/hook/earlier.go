@@ -48,10 +48,6 @@ func (b *builder) moveEarlier() {
 		return
 	}
 	today := spool.Open(dir, 0).IDs(to) // the digests they were filed under
-	dest, err := b.spool.ID(to)
-	if err != nil {
-		return
-	}
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
 		name := e.Name()
@@ -64,6 +60,10 @@ func (b *builder) moveEarlier() {
 		case strings.HasPrefix(name, earlierPrefix) && filed && today[id]:
 		default:
 			continue // kept for another destination: it waits
+		}
+		dest, err := b.spool.ID(to)
+		if err != nil {
+			return
 		}
 		b.moveFile(filepath.Join(dir, name), dest)
 	}

@@ -22,4 +22,3 @@ func anotherUsers(dir string) bool {
 		}
 	}
 }
-

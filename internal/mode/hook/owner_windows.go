@@ -3,4 +3,3 @@ package hook
 // anotherUsers says dir is another user's: on Windows each user's state
 // is under their own %LOCALAPPDATA%, and no run writes into another's.
 func anotherUsers(string) bool { return false }
-
