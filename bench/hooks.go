@@ -3,9 +3,12 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -105,4 +108,89 @@ func flushersRunning(binary string) bool {
 		}
 	}
 	return false
+}
+
+// hooksAtOnce is how many hook processes Cursor runs at once in
+// hooksParallel: a turn's twelve parallel tool calls, their before- and
+// after-hooks.
+const hooksAtOnce = 24
+
+// hooksParallel runs rounds of hooksAtOnce hook processes started at
+// once (one turn's parallel tool calls, then its stop), each round
+// beside as many cursor-otel version processes started at once, and
+// returns every process's wall time: what Cursor waits for.
+func (w wrapper) hooksParallel(dir, endpoint string, rounds int) (hookRun, error) {
+	state, err := os.MkdirTemp(dir, "hooks-parallel")
+	if err != nil {
+		return hookRun{}, err
+	}
+	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + endpoint, "CURSOR_OTEL_STATE_DIR=" + filepath.Join(state, "state"),
+		"CURSOR_OTEL_SPOOL=" + filepath.Join(state, "spool")}
+	var h hookRun
+	var mu sync.Mutex
+	for round := range rounds {
+		c := fmt.Sprintf(`"conversation_id":"conv-par","generation_id":"gen-%d"`, round)
+		var events []string
+		for i := range hooksAtOnce / 2 {
+			tool := fmt.Sprintf(`"tool_name":"Shell","tool_input":{"command":"go test ./pkg%d"},"tool_use_id":"t%d-%d"`, i, round, i)
+			events = append(events, `{"hook_event_name":"preToolUse",`+c+`,`+tool+`}`,
+				`{"hook_event_name":"postToolUse",`+c+`,`+tool+`,"duration":120,"tool_output":"{\"exitCode\":0}"}`)
+		}
+		for _, cmds := range [][]command{hookCommands(w.binary, env, events), versionCommands(w.binary)} {
+			var wg sync.WaitGroup
+			var failed error
+			for _, cmd := range cmds {
+				wg.Go(func() {
+					r, err := cmd.measure()
+					mu.Lock()
+					defer mu.Unlock()
+					if err == nil && r.exit != 0 {
+						err = fmt.Errorf("%s: exit %d, stderr %q", cmd.args, r.exit, r.stderr)
+					}
+					if err != nil {
+						failed = err
+						return
+					}
+					if cmd.args[0] == "hook" {
+						h.hook = append(h.hook, r.wall)
+					} else {
+						h.version = append(h.version, r.wall)
+					}
+				})
+			}
+			wg.Wait()
+			if failed != nil {
+				return hookRun{}, failed
+			}
+		}
+		stop := `{"hook_event_name":"stop",` + c + `,"status":"completed"}`
+		if _, err := (command{name: w.binary, args: []string{"hook"}, env: env, stdin: strings.NewReader(stop + "\n")}).measure(); err != nil {
+			return hookRun{}, err
+		}
+	}
+	waitForFlushers(w.binary, time.Minute+10*time.Second)
+	return h, nil
+}
+
+func hookCommands(binary string, env, events []string) []command {
+	var out []command
+	for _, ev := range events {
+		out = append(out, command{name: binary, args: []string{"hook"}, env: env, stdin: strings.NewReader(ev + "\n"), stdout: io.Discard})
+	}
+	return out
+}
+
+func versionCommands(binary string) []command {
+	out := make([]command, hooksAtOnce)
+	for i := range out {
+		out[i] = command{name: binary, args: []string{"version"}}
+	}
+	return out
+}
+
+// p99 is the 99th percentile of ds (a copy is sorted).
+func p99(ds []time.Duration) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[len(s)*99/100]
 }

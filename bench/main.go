@@ -206,6 +206,12 @@ func (w wrapper) measure(t *targets, dir string, hookEvents int) error {
 		t.check(ratio <= maxHookToStart, "hook, collector %s: an event takes %.2f ms, %.2f× cursor-otel version's %.2f ms (target %.1f×)",
 			c.name, ms(mid(h.hook)), ratio, ms(mid(h.version)), maxHookToStart)
 	}
+	par, err := w.hooksParallel(dir, w.recv.Endpoint, 10)
+	if err != nil {
+		return err
+	}
+	t.check(p99(par.hook) <= 2*p99(par.version), "hooks, %d at once: an event's exit at p99 %.2f ms, %d cursor-otel version at once %.2f ms (target 2×)",
+		hooksAtOnce, ms(p99(par.hook)), hooksAtOnce, ms(p99(par.version)))
 	return nil
 }
 
