@@ -112,7 +112,7 @@ func (d *Dir) ids(to Destination) map[string]bool {
 // there is none, and writing down what flush says of it: what a record
 // kept outside the parts (the hooks') carries to say where it goes.
 func (d *Dir) ID(to Destination) (string, error) {
-	if err := os.MkdirAll(d.Path, 0o700); err != nil {
+	if err := MkdirAll(d.Path); err != nil {
 		return "", fmt.Errorf("spool: %w", err)
 	}
 	id, err := d.id(to, true)
@@ -154,6 +154,7 @@ func (d *Dir) key(create bool) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("spool key: %w", err)
 	}
+	GiveToDirOwner(f.Name()) // a root run's key is the user's: the user's runs name destinations alike
 	if err := os.Link(f.Name(), path); err != nil && !errors.Is(err, fs.ErrExist) {
 		return nil, fmt.Errorf("spool key: %w", err)
 	}
@@ -220,6 +221,7 @@ func (d *Dir) writeSmall(path string, b []byte) error {
 		err = cerr
 	}
 	if err == nil {
+		GiveToDirOwner(f.Name())
 		err = os.Rename(f.Name(), path)
 	}
 	if err != nil {

@@ -191,3 +191,71 @@ func TestSpoolMadeByRootIsTheUsers(t *testing.T) {
 		t.Errorf("user's run: exit %d, stderr %q; want its session kept", r.exit, r.stderr)
 	}
 }
+
+// hooks runs a conversation's hook events as uid, each a process of its
+// own, as Cursor runs them (root: with sudo -E's environment).
+func (u asUser) hooks(t *testing.T, uid int, endpoint string, events []string) {
+	t.Helper()
+	for _, e := range events {
+		cmd := exec.Command(u.binary, "hook")
+		cmd.Dir = u.dir
+		cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + u.home, "OTEL_EXPORTER_OTLP_ENDPOINT=" + endpoint, "OTEL_METRICS_EXPORTER=none"}
+		cmd.Stdin = strings.NewReader(e + "\n")
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+		if uid != 0 {
+			cmd.SysProcAttr.Credential = &syscall.Credential{Uid: uint32(uid), Gid: uint32(uid)}
+		}
+		if r := runStarted(t, cmd, func() { proctest.Start(t, cmd, 30*time.Second) }); r.exit != 0 || r.stderr != "" {
+			t.Fatalf("hook as %d: exit %d, stderr %q", uid, r.exit, r.stderr)
+		}
+	}
+}
+
+// The hooks' state shared with root: an older version's root run left
+// the state directory root's (0700), and a root run (sudo -E) records a
+// turn of the user's conversation; the user's hooks go on, and every
+// turn arrives, once.
+func TestHooksSharedWithRoot(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("switching users needs root")
+	}
+	u := newAsUser(t)
+	base := filepath.Join(u.home, ".local", "state", "cursor-otel")
+	state := filepath.Join(base, "hooks")
+	for d := u.home; d != state; {
+		d = filepath.Join(d, strings.Split(strings.TrimPrefix(state, d+string(filepath.Separator)), string(filepath.Separator))[0])
+		if err := os.Mkdir(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if d != state {
+			if err := os.Chown(d, nobody, nobody); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// What an older version's root run left: root's, 0700.
+	if err := os.WriteFile(filepath.Join(state, "state.lock"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { waitForDeliverers(t, filepath.Join(base, "spool")) })
+	down := otlptest.Down(t)
+	turn := func(n int) []string {
+		prompt, pres, posts, stop := parallelTurn("conv-root", n, 2)
+		return append(append(append([]string{prompt}, pres...), posts...), stop)
+	}
+	u.hooks(t, 0, down, turn(1)) // sudo -E: root, the user's HOME
+	waitForDeliverers(t, filepath.Join(base, "spool"))
+	recv := comeBack(t, down)
+	u.hooks(t, nobody, recv.Endpoint, turn(2))
+	if r := u.run(t, nobody, recv.Endpoint, "flush"); r.exit != 0 {
+		t.Errorf("user's flush: exit %d, stdout %q, stderr %q", r.exit, r.stdout, r.stderr)
+	}
+	spans := waitForSpans(t, recv, 8, 15*time.Second)
+	traces, tools, notSuccess := checkWhole(t, spans)
+	if len(spans) != 8 || traces != 2 || tools != 4 || notSuccess != 0 {
+		t.Errorf("%d spans, %d turns, %d tools (%d not a success); want both turns, whole, once: 8, 2, 4, 0", len(spans), traces, tools, notSuccess)
+	}
+	if root := filesOwnedBy(t, state, 0); len(root) != 0 {
+		t.Errorf("root's files left in the user's state: %v", root)
+	}
+}

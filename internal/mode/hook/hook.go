@@ -75,7 +75,11 @@ func Run(c Config) int {
 		return 0
 	}
 	at := now()
-	if appendEntry(dir, spanmap.HookEntry{At: at, Dest: dest, Event: withoutContent(ev, s.CaptureContent)}) != nil {
+	entry := spanmap.HookEntry{At: at, Dest: dest, Event: withoutContent(ev, s.CaptureContent)}
+	if os.Geteuid() == 0 {
+		repairOwner(dir) // a root run (sudo -E) gives back what an older one took
+	}
+	if err := appendEntry(dir, entry); err != nil && (!repairOwner(dir) || appendEntry(dir, entry) != nil) {
 		return 0
 	}
 	if c.Flusher != nil && (closesTurn(ev.Name) || idleCheckDue(dir, at) || c.Kept != nil && c.Kept()) {
@@ -101,11 +105,7 @@ func idleCheckDue(dir string, now time.Time) bool {
 	if fi, err := os.Stat(mark); err == nil && now.Sub(fi.ModTime()) < idleCheckEvery && !fi.ModTime().After(now) {
 		return false
 	}
-	if err := os.WriteFile(mark, nil, 0o600); err != nil {
-		return false
-	}
-	_ = os.Chtimes(mark, now, now)
-	return true
+	return touch(mark, now) == nil
 }
 
 // withoutContent is ev as the journal keeps it: without capture, no

@@ -99,8 +99,7 @@ func forget(dir string, now time.Time) {
 	if fi, err := os.Stat(marker); err == nil && now.Sub(fi.ModTime()) < gcEvery {
 		return
 	}
-	_ = os.WriteFile(marker, nil, 0o600)
-	_ = os.Chtimes(marker, now, now)
+	_ = touch(marker, now)
 	entries, _ := os.ReadDir(filepath.Join(dir, "conversations"))
 	for _, e := range entries {
 		fi, err := e.Info()
@@ -115,6 +114,16 @@ func forget(dir string, now time.Time) {
 		_ = os.Remove(filepath.Join(dir, "conversations", e.Name()))
 		_ = os.Remove(journalOf(dir, name))
 	}
+}
+
+// touch makes a mark file with the time now, the user's even when a root
+// run makes it.
+func touch(path string, now time.Time) error {
+	if err := os.WriteFile(path, nil, 0o600); err != nil {
+		return err
+	}
+	spool.GiveToDirOwner(path)
+	return os.Chtimes(path, now, now)
 }
 
 // conversationName is a conversation's name in the state directory.
