@@ -13,7 +13,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // Destination is where kept spans were going, in the canonical form the
@@ -136,6 +138,13 @@ func (d *Dir) key(create bool) ([]byte, error) {
 	}
 	if create && errors.Is(err, fs.ErrPermission) && os.Remove(path) == nil {
 		err = fs.ErrNotExist // another user's (a root run's): this one makes its own
+	}
+	if create && (err == nil || !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission)) {
+		// Damaged (cut short, a directory in its place): set aside, and a
+		// new key made. What was kept under the old one waits, unmatched.
+		if os.Rename(path, path+".damaged-"+strconv.FormatInt(time.Now().UnixNano(), 10)) == nil {
+			err = fs.ErrNotExist
+		}
 	}
 	if !create || err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, nil

@@ -198,3 +198,31 @@ func TestEarlierRecordsMoveToTheSpool(t *testing.T) {
 		t.Errorf("another destination's records: %v; want them left to wait", err)
 	}
 }
+
+// A damaged spool key (cut short, or a directory in its place) is set
+// aside and a new one made: the turns after it still arrive.
+func TestDamagedKeyIsSetAside(t *testing.T) {
+	for _, damage := range []string{"cut short", "a directory"} {
+		t.Run(damage, func(t *testing.T) {
+			dir := t.TempDir()
+			key := filepath.Join(SpoolDir(settings.Settings{}, dir), "destination.key")
+			if err := os.MkdirAll(filepath.Dir(key), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			var err error
+			if damage == "cut short" {
+				err = os.WriteFile(key, []byte("12345"), 0o600)
+			} else {
+				err = os.Mkdir(key, 0o700)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			aTurn(t, dir, t0, "g1")
+			build(dir, t0.Add(time.Minute), "")
+			if k := kept(t, dir); k.Sessions != 1 || k.Spans != 3 {
+				t.Errorf("kept %d sessions, %d spans; want the turn", k.Sessions, k.Spans)
+			}
+		})
+	}
+}
