@@ -110,15 +110,7 @@ func (d *Dir) keep(to Destination, spans []sdktrace.ReadOnlySpan, logTooLarge bo
 	if err != nil {
 		return k, err
 	}
-	byTrace := map[trace.TraceID][]sdktrace.ReadOnlySpan{}
-	var order []trace.TraceID
-	for _, s := range spans {
-		id := s.SpanContext().TraceID()
-		if _, ok := byTrace[id]; !ok {
-			order = append(order, id)
-		}
-		byTrace[id] = append(byTrace[id], s)
-	}
+	byTrace, order := sessions(spans)
 	stamp := d.now().UnixNano()
 	var written int64
 	k.Traces = map[trace.TraceID]Fate{}
@@ -154,6 +146,21 @@ func (d *Dir) keep(to Destination, spans []sdktrace.ReadOnlySpan, logTooLarge bo
 	}
 	k.Dropped = d.bound(written)
 	return k, nil
+}
+
+// sessions are spans by their trace, and the traces in the order they
+// first come.
+func sessions(spans []sdktrace.ReadOnlySpan) (map[trace.TraceID][]sdktrace.ReadOnlySpan, []trace.TraceID) {
+	byTrace := map[trace.TraceID][]sdktrace.ReadOnlySpan{}
+	var order []trace.TraceID
+	for _, s := range spans {
+		id := s.SpanContext().TraceID()
+		if _, ok := byTrace[id]; !ok {
+			order = append(order, id)
+		}
+		byTrace[id] = append(byTrace[id], s)
+	}
+	return byTrace, order
 }
 
 // bound keeps the spool within Max after this process wrote written

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
-	"go.opentelemetry.io/otel/trace"
 )
 
 // A writer that must hand spans to the spool exactly once, though it may
@@ -38,15 +37,7 @@ func (d *Dir) Stage(dest, key string, stamp int64, spans []sdktrace.ReadOnlySpan
 	if err := MkdirAll(d.Path); err != nil {
 		return nil, fmt.Errorf("spool: %w", err)
 	}
-	byTrace := map[trace.TraceID][]sdktrace.ReadOnlySpan{}
-	var order []trace.TraceID
-	for _, s := range spans {
-		id := s.SpanContext().TraceID()
-		if _, ok := byTrace[id]; !ok {
-			order = append(order, id)
-		}
-		byTrace[id] = append(byTrace[id], s)
-	}
+	byTrace, order := sessions(spans)
 	var out []Staged
 	tooLarge := 0
 	for _, id := range order {
