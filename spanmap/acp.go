@@ -83,7 +83,19 @@ type acpSession struct {
 	id       string
 	model    string
 	lastRoot trace.SpanContext
-	turn     *acpTurn
+	// turns are the session's turns not yet answered, in the order their
+	// prompts came: an agent answers a prompt sent before the previous
+	// one's answer after it (or cancels the previous one), so what the
+	// agent does meanwhile is the oldest turn's.
+	turns []*acpTurn
+}
+
+// turn is the turn the agent is working on: the oldest not yet answered.
+func (s *acpSession) turn() *acpTurn {
+	if s == nil || len(s.turns) == 0 {
+		return nil
+	}
+	return s.turns[0]
 }
 
 type acpTurn struct {
@@ -99,6 +111,7 @@ type acpTurn struct {
 	size     *int64
 	output   strings.Builder
 	untraced int64 // a.untraced when the turn began
+	ended    bool
 }
 
 type acpTool struct {
@@ -180,11 +193,11 @@ func (a *ACP) request(fromEditor bool, m *parse.ACPMessage, at time.Time) {
 		return
 	}
 	// The agent asks the editor: work done for the turn in progress.
-	s := a.sessions[ref.SessionID]
-	if s == nil || s.turn == nil {
+	t := a.sessions[ref.SessionID].turn()
+	if t == nil {
 		return
 	}
-	t := s.turn
+	s := t.sess
 	req.turn = t
 	parent := t.ctx
 	switch {
@@ -230,9 +243,6 @@ func (a *ACP) beginTurn(req *acpRequest, m *parse.ACPMessage, at time.Time) {
 			a.sessions[""] = s
 		}
 	}
-	if s.turn != nil {
-		a.endTurn(s.turn, at, "", codes.Error, "a new prompt came before this turn's answer")
-	}
 	parent := a.envCtx
 	if p.Meta.Traceparent != "" {
 		carrier := propagation.MapCarrier{"traceparent": p.Meta.Traceparent, "tracestate": p.Meta.Tracestate}
@@ -260,7 +270,8 @@ func (a *ACP) beginTurn(req *acpRequest, m *parse.ACPMessage, at time.Time) {
 	}
 	ctx, root := a.tracer.Start(trace.ContextWithSpanContext(context.Background(), trace.SpanContextFromContext(parent)), SessionName, opts...)
 	t := &acpTurn{sess: s, ctx: ctx, root: root, tools: map[string]*acpTool{}, untraced: a.untraced}
-	s.turn, req.turn = t, t
+	s.turns = append(s.turns, t)
+	req.turn = t
 	s.lastRoot = root.SpanContext()
 }
 
@@ -283,13 +294,13 @@ func (a *ACP) notification(fromEditor bool, m *parse.ACPMessage, at time.Time) {
 	if u.SessionUpdate == "config_option_update" {
 		if model := parse.ModelOf(nil, u.ConfigOptions); model != "" {
 			s.model = model
-			if s.turn != nil {
-				s.turn.root.SetAttributes(RequestModel.String(model))
+			for _, t := range s.turns {
+				t.root.SetAttributes(RequestModel.String(model))
 			}
 		}
 		return
 	}
-	t := s.turn
+	t := s.turn()
 	if t == nil {
 		return
 	}
@@ -344,8 +355,8 @@ func (a *ACP) notification(fromEditor bool, m *parse.ACPMessage, at time.Time) {
 func (a *ACP) event(m *parse.ACPMessage, at time.Time) {
 	var ref parse.ACPSessionRef
 	_ = json.Unmarshal(m.Params, &ref)
-	if s := a.sessions[ref.SessionID]; s != nil && s.turn != nil {
-		s.turn.root.AddEvent(EventACPNotification, trace.WithTimestamp(at), trace.WithAttributes(ACPMethod.String(m.Method)))
+	if t := a.sessions[ref.SessionID].turn(); t != nil {
+		t.root.AddEvent(EventACPNotification, trace.WithTimestamp(at), trace.WithAttributes(ACPMethod.String(m.Method)))
 	}
 }
 
@@ -433,7 +444,7 @@ func (a *ACP) answer(req *acpRequest, m *parse.ACPMessage, at time.Time) {
 		}
 		return
 	case "session/prompt":
-		if req.turn == nil || req.turn.sess.turn != req.turn {
+		if req.turn == nil || req.turn.ended {
 			return // closed already
 		}
 		t := req.turn
@@ -544,7 +555,13 @@ func (a *ACP) endTurn(t *acpTurn, at time.Time, stopReason string, code codes.Co
 		root.SetStatus(codes.Error, why)
 	}
 	root.End(trace.WithTimestamp(at))
-	t.sess.turn = nil
+	t.ended = true
+	for i, open := range t.sess.turns {
+		if open == t {
+			t.sess.turns = append(t.sess.turns[:i], t.sess.turns[i+1:]...)
+			break
+		}
+	}
 	if a.TurnEnded != nil {
 		a.TurnEnded()
 	}
@@ -565,10 +582,11 @@ func (a *ACP) Close(at time.Time, why string, attrs ...attribute.KeyValue) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for _, s := range a.sessions {
-		if s.turn != nil {
-			s.turn.root.SetAttributes(attrs...)
-			s.turn.root.SetAttributes(ACPTurnEnd.String("agent_exited"))
-			a.endTurn(s.turn, at, "", codes.Error, why)
+		for len(s.turns) > 0 {
+			t := s.turns[0]
+			t.root.SetAttributes(attrs...)
+			t.root.SetAttributes(ACPTurnEnd.String("agent_exited"))
+			a.endTurn(t, at, "", codes.Error, why)
 		}
 	}
 }

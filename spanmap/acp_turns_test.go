@@ -1,0 +1,101 @@
+package spanmap
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+)
+
+// acpSpans are a script's spans by name.
+func acpSpans(spans []sdktrace.ReadOnlySpan) map[string][]sdktrace.ReadOnlySpan {
+	byName := map[string][]sdktrace.ReadOnlySpan{}
+	for _, s := range spans {
+		byName[s.Name()] = append(byName[s.Name()], s)
+	}
+	return byName
+}
+
+// rootsByPrompt are the turns' roots in the order their prompts came.
+func rootsByPrompt(spans []sdktrace.ReadOnlySpan) []sdktrace.ReadOnlySpan {
+	var roots []sdktrace.ReadOnlySpan
+	for _, s := range spans {
+		if strings.HasPrefix(s.Name(), "invoke_agent ") && !s.Parent().IsValid() {
+			roots = append(roots, s)
+		}
+	}
+	for i := range roots {
+		for j := i + 1; j < len(roots); j++ {
+			if roots[j].StartTime().Before(roots[i].StartTime()) {
+				roots[i], roots[j] = roots[j], roots[i]
+			}
+		}
+	}
+	return roots
+}
+
+// turnSays is what a user reads off a turn's root: its finish reason,
+// status and how long it lasted, in the script's milliseconds.
+func turnSays(s sdktrace.ReadOnlySpan) string {
+	return fmt.Sprintf("%s %s %dms", spanAttr(s, "gen_ai.response.finish_reasons"), s.Status().Code, s.EndTime().Sub(s.StartTime()).Milliseconds())
+}
+
+const (
+	acpPrompt1 = `>{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{"sessionId":"a","prompt":[{"type":"text","text":"one"}]}}`
+	acpPrompt2 = `>{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"a","prompt":[{"type":"text","text":"two"}]}}`
+	acpChunk   = `<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"a","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"ok"}}}}`
+)
+
+// TestACPTurnsAsPeopleMakeThem: the contract's "turns as people make
+// them", each as the SDK's agent and client put it on the wire.
+func TestACPTurnsAsPeopleMakeThem(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		lines []string
+		want  []string // each turn's root, by turnSays, in prompt order
+	}{
+		{"cancel, then the next prompt before the cancelled answer", []string{
+			acpPrompt1,
+			`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"a","update":{"sessionUpdate":"tool_call","toolCallId":"t1","kind":"execute","status":"in_progress"}}}`,
+			`>{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"a"}}`,
+			acpPrompt2,
+			`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"a","update":{"sessionUpdate":"tool_call_update","toolCallId":"t1","status":"failed"}}}`,
+			`<{"jsonrpc":"2.0","id":1,"result":{"stopReason":"cancelled"}}`,
+			acpChunk,
+			`<{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}`,
+		}, []string{`["cancelled"] Unset 5ms`, `["end_turn"] Unset 4ms`}},
+		{"a second prompt before the first's answer", []string{
+			acpPrompt1, acpPrompt2, acpChunk,
+			`<{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn"}}`,
+			acpChunk,
+			`<{"jsonrpc":"2.0","id":2,"result":{"stopReason":"max_tokens"}}`,
+		}, []string{`["end_turn"] Unset 3ms`, `["max_tokens"] Unset 4ms`}},
+		{"answers in the other order", []string{
+			acpPrompt1, acpPrompt2,
+			`<{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}`,
+			`<{"jsonrpc":"2.0","id":1,"result":{"stopReason":"refusal"}}`,
+		}, []string{`["refusal"] Unset 3ms`, `["end_turn"] Unset 1ms`}},
+		{"an id of 2.0 answered 2", []string{
+			`>{"jsonrpc":"2.0","id":2.0,"method":"session/prompt","params":{"sessionId":"a","prompt":[]}}`,
+			acpChunk,
+			`<{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}`,
+			acpChunk, acpChunk,
+		}, []string{`["end_turn"] Unset 2ms`}},
+		{"an id of \"2\" is not answered by 2", []string{
+			`>{"jsonrpc":"2.0","id":"2","method":"session/prompt","params":{"sessionId":"a","prompt":[]}}`,
+			`<{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}`,
+		}, []string{` Error 2ms`}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			roots := rootsByPrompt(acpScript(t, tt.lines...))
+			var got []string
+			for _, r := range roots {
+				got = append(got, turnSays(r))
+			}
+			if strings.Join(got, "; ") != strings.Join(tt.want, "; ") {
+				t.Errorf("turns:\n got %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
