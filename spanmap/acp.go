@@ -117,7 +117,6 @@ type acpTurn struct {
 type acpTool struct {
 	span  trace.Span
 	ctx   context.Context
-	name  string
 	kind  string
 	last  time.Time
 	ended bool
@@ -365,10 +364,10 @@ func (a *ACP) event(m *parse.ACPMessage, at time.Time) {
 func (a *ACP) tool(t *acpTurn, tc parse.ACPToolCall, at time.Time) *acpTool {
 	tl := t.tools[tc.ToolCallID]
 	if tl == nil {
-		name := acpToolName(tc.Kind)
-		attrs := append(a.common(t.sess, "execute_tool"), ToolCallID.String(tc.ToolCallID), ToolName.String(name), ToolType.String("function"))
-		ctx, span := a.tracer.Start(t.ctx, "execute_tool "+name, trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
-		tl = &acpTool{span: span, ctx: ctx, name: name}
+		// Named when it ends (nameTool): a later update may give its kind.
+		attrs := append(a.common(t.sess, "execute_tool"), ToolCallID.String(tc.ToolCallID), ToolType.String("function"))
+		ctx, span := a.tracer.Start(t.ctx, "execute_tool", trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
+		tl = &acpTool{span: span, ctx: ctx}
 		t.tools[tc.ToolCallID] = tl
 	}
 	if tl.ended {
@@ -406,6 +405,7 @@ func (a *ACP) tool(t *acpTurn, tc parse.ACPToolCall, at time.Time) *acpTool {
 }
 
 func (a *ACP) endTool(t *acpTurn, tl *acpTool, at time.Time) {
+	a.nameTool(tl)
 	tl.ended = true
 	tl.span.End(trace.WithTimestamp(at))
 	if t.current == tl {
@@ -512,6 +512,7 @@ func (a *ACP) endTurn(t *acpTurn, at time.Time, stopReason string, code codes.Co
 			if stopReason != "cancelled" {
 				tl.span.SetStatus(codes.Error, "no completion before the turn ended")
 			}
+			a.nameTool(tl)
 			tl.ended = true
 			tl.span.End(trace.WithTimestamp(later(tl.last, at)))
 		}
@@ -614,6 +615,13 @@ func (a *ACP) rpcError(e *parse.RPCError) []attribute.KeyValue {
 	code := fmt.Sprint(e.Code)
 	return []attribute.KeyValue{RPCJSONRPCCode.Int(e.Code), RPCStatusCode.String(code), ErrorType.String(code),
 		RPCJSONRPCMessage.String(a.rec.text(e.Message, 1024))}
+}
+
+// nameTool names a tool call's span by what its updates said, at its end.
+func (a *ACP) nameTool(tl *acpTool) {
+	name := acpToolName(tl.kind)
+	tl.span.SetName("execute_tool " + name)
+	tl.span.SetAttributes(ToolName.String(name))
 }
 
 // acpToolName is a tool call's gen_ai.tool.name: ACP's kind, named as the

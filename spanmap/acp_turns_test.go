@@ -99,3 +99,29 @@ func TestACPTurnsAsPeopleMakeThem(t *testing.T) {
 		})
 	}
 }
+
+// TestACPToolKindFromALaterUpdate: a tool call announced without its kind
+// is named by the kind a later update gives.
+func TestACPToolKindFromALaterUpdate(t *testing.T) {
+	by := acpSpans(acpScript(t, acpPrompt1,
+		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"a","update":{"sessionUpdate":"tool_call","toolCallId":"t1","title":"Terminal","status":"pending"}}}`,
+		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"a","update":{"sessionUpdate":"tool_call_update","toolCallId":"t1","kind":"execute","status":"in_progress"}}}`,
+		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"a","update":{"sessionUpdate":"tool_call","toolCallId":"t2","status":"pending"}}}`,
+		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"a","update":{"sessionUpdate":"tool_call_update","toolCallId":"t1","status":"completed"}}}`,
+		`<{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn"}}`,
+	))
+	if s := by["execute_tool shell"]; len(s) != 1 || spanAttr(s[0], "gen_ai.tool.name") != "shell" || spanAttr(s[0], "cursor.tool.kind") != "execute" {
+		t.Errorf("the tool whose kind came later: %v", names(by))
+	}
+	if s := by["execute_tool other"]; len(s) != 1 || spanAttr(s[0], "gen_ai.tool.call.id") != "t2" {
+		t.Errorf("the tool never given a kind: %v", names(by))
+	}
+}
+
+func names(by map[string][]sdktrace.ReadOnlySpan) map[string]int {
+	n := map[string]int{}
+	for k, v := range by {
+		n[k] = len(v)
+	}
+	return n
+}
