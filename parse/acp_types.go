@@ -135,6 +135,13 @@ type ACPToolCall struct {
 	Status     string          `json:"status"`
 	RawInput   json.RawMessage `json:"rawInput"`
 	RawOutput  json.RawMessage `json:"rawOutput"`
+	Locations  []ACPLocation   `json:"locations"`
+}
+
+// ACPLocation is a file a tool call works on.
+type ACPLocation struct {
+	Path string `json:"path"`
+	Line *int   `json:"line"`
 }
 
 // ACPPlanEntry is one entry of a plan.

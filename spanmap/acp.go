@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -118,6 +119,7 @@ type acpTool struct {
 	span  trace.Span
 	ctx   context.Context
 	kind  string
+	paths []string // its locations' files
 	last  time.Time
 	ended bool
 }
@@ -208,8 +210,8 @@ func (a *ACP) request(fromEditor bool, m *parse.ACPMessage, at time.Time) {
 			trace.WithAttributes(a.common(s, "request_permission")...),
 			trace.WithAttributes(rpcAttrs(m)...))
 	default:
-		if t.current != nil && !t.current.ended {
-			parent = t.current.ctx
+		if tl := t.toolFor(ref.Path); tl != nil {
+			parent = tl.ctx
 		}
 		attrs := append(a.common(s, "execute_tool"), rpcAttrs(m)...)
 		if ref.Path != "" {
@@ -378,6 +380,12 @@ func (a *ACP) tool(t *acpTurn, tc parse.ACPToolCall, at time.Time) *acpTool {
 		tl.kind = tc.Kind
 		tl.span.SetAttributes(ACPToolKind.String(tc.Kind))
 	}
+	if len(tc.Locations) > 0 {
+		tl.paths = tl.paths[:0]
+		for _, l := range tc.Locations {
+			tl.paths = append(tl.paths, l.Path)
+		}
+	}
 	if tc.Title != "" {
 		tl.span.SetAttributes(ACPToolTitle.String(a.rec.text(tc.Title, a.rec.opts.MaxContent)))
 	}
@@ -402,6 +410,24 @@ func (a *ACP) tool(t *acpTurn, tc parse.ACPToolCall, at time.Time) *acpTool {
 		t.current = tl
 	}
 	return tl
+}
+
+// toolFor is the tool call the agent's request for path (or for no file)
+// is work for: of the tool calls in flight, the one whose locations name
+// the file (the latest updated, if several do), else the one in progress.
+func (t *acpTurn) toolFor(path string) *acpTool {
+	var found *acpTool
+	if path != "" {
+		for _, tl := range t.tools {
+			if !tl.ended && slices.Contains(tl.paths, path) && (found == nil || tl.last.After(found.last)) {
+				found = tl
+			}
+		}
+	}
+	if found == nil && t.current != nil && !t.current.ended {
+		found = t.current
+	}
+	return found
 }
 
 func (a *ACP) endTool(t *acpTurn, tl *acpTool, at time.Time) {

@@ -125,3 +125,31 @@ func names(by map[string][]sdktrace.ReadOnlySpan) map[string]int {
 	}
 	return n
 }
+
+// TestACPEditorWorkUnderTheToolOfItsFile: with two tools in flight, the
+// agent's requests for a file go under the tool whose locations name it.
+func TestACPEditorWorkUnderTheToolOfItsFile(t *testing.T) {
+	by := acpSpans(acpScript(t, acpPrompt1,
+		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"a","update":{"sessionUpdate":"tool_call","toolCallId":"ta","kind":"read","status":"in_progress","locations":[{"path":"/w/a.go"}]}}}`,
+		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"a","update":{"sessionUpdate":"tool_call","toolCallId":"tb","kind":"edit","status":"in_progress","locations":[{"path":"/w/b.go","line":3}]}}}`,
+		`<{"jsonrpc":"2.0","id":"r1","method":"fs/read_text_file","params":{"sessionId":"a","path":"/w/a.go"}}`,
+		`<{"jsonrpc":"2.0","id":"r2","method":"fs/write_text_file","params":{"sessionId":"a","path":"/w/b.go","content":"x"}}`,
+		`>{"jsonrpc":"2.0","id":"r1","result":{"content":"package a"}}`,
+		`>{"jsonrpc":"2.0","id":"r2","result":null}`,
+		`<{"jsonrpc":"2.0","id":"r3","method":"fs/read_text_file","params":{"sessionId":"a","path":"/w/c.go"}}`,
+		`>{"jsonrpc":"2.0","id":"r3","result":{"content":""}}`,
+		`<{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn"}}`,
+	))
+	parentOf := map[string]string{}
+	for _, s := range append(by["fs/read_text_file"], by["fs/write_text_file"]...) {
+		for name, tools := range by {
+			if len(tools) == 1 && tools[0].SpanContext().SpanID() == s.Parent().SpanID() {
+				parentOf[spanAttr(s, "cursor.tool.path")] = name
+			}
+		}
+	}
+	want := map[string]string{"/w/a.go": "execute_tool read", "/w/b.go": "execute_tool edit", "/w/c.go": "execute_tool edit"}
+	if fmt.Sprint(parentOf) != fmt.Sprint(want) {
+		t.Errorf("editor work's parents by path: got %v, want %v", parentOf, want)
+	}
+}
