@@ -111,8 +111,10 @@ type acpTurn struct {
 	used     *int64
 	size     *int64
 	output   strings.Builder
-	untraced int64 // a.untraced when the turn began
-	ended    bool
+	// outputDropped are the bytes of the answer past what output keeps.
+	outputDropped int64
+	untraced      int64 // a.untraced when the turn began
+	ended         bool
 }
 
 type acpTool struct {
@@ -319,8 +321,16 @@ func (a *ACP) notification(fromEditor bool, m *parse.ACPMessage, at time.Time) {
 			t.thinking.text.add(u.ChunkText())
 		}
 	case "agent_message_chunk":
-		if a.rec.opts.CaptureContent && t.output.Len() < a.rec.opts.MaxContent+redactMargin {
-			t.output.WriteString(u.ChunkText())
+		if a.rec.opts.CaptureContent {
+			// Kept up to the limit and a margin for redaction; what is
+			// dropped past it is counted for the truncation marker.
+			text := u.ChunkText()
+			room := max(a.rec.opts.MaxContent+redactMargin-t.output.Len(), 0)
+			if len(text) > room {
+				t.outputDropped += int64(len(text) - room)
+				text = text[:room]
+			}
+			t.output.WriteString(text)
 		}
 	case "tool_call", "tool_call_update":
 		a.tool(t, u.ACPToolCall, at)
@@ -576,7 +586,7 @@ func (a *ACP) endTurn(t *acpTurn, at time.Time, stopReason string, code codes.Co
 		root.SetAttributes(ACPContextSize.Int64(*t.size))
 	}
 	if a.rec.opts.CaptureContent && t.output.Len() > 0 {
-		root.SetAttributes(OutputMessages.String(a.rec.outputMessage(stopReason, nil, a.rec.text(t.output.String(), a.rec.opts.MaxContent), nil)))
+		root.SetAttributes(OutputMessages.String(a.rec.outputMessage(stopReason, nil, a.rec.textDropped(t.output.String(), a.rec.opts.MaxContent, int(t.outputDropped)), nil)))
 	}
 	if code == codes.Error {
 		root.SetStatus(codes.Error, why)

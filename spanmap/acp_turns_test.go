@@ -2,6 +2,7 @@ package spanmap
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -151,5 +152,29 @@ func TestACPEditorWorkUnderTheToolOfItsFile(t *testing.T) {
 	want := map[string]string{"/w/a.go": "execute_tool read", "/w/b.go": "execute_tool edit", "/w/c.go": "execute_tool edit"}
 	if fmt.Sprint(parentOf) != fmt.Sprint(want) {
 		t.Errorf("editor work's parents by path: got %v, want %v", parentOf, want)
+	}
+}
+
+// TestACPCapturedAnswerTruncationCounts: a long streamed answer, captured,
+// is cut with a marker counting the bytes really dropped.
+func TestACPCapturedAnswerTruncationCounts(t *testing.T) {
+	const total, chunk = 168_890, 1_000
+	lines := []string{acpPrompt1}
+	for sent := 0; sent < total; sent += chunk {
+		n := min(chunk, total-sent)
+		lines = append(lines, `<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"a","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"`+strings.Repeat("x", n)+`"}}}}`)
+	}
+	lines = append(lines, `<{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn"}}`)
+	roots := rootsByPrompt(acpScriptWith(t, Options{CaptureContent: true, MaxContent: DefaultMaxContent}, lines...))
+	out := spanAttr(roots[0], "gen_ai.output.messages")
+	kept := strings.Count(out, "x") - strings.Count(out, "text")
+	i := strings.Index(out, "…[")
+	j := strings.Index(out, " bytes truncated]")
+	if i < 0 || j < i {
+		t.Fatalf("no truncation marker in %d bytes of output", len(out))
+	}
+	dropped, _ := strconv.Atoi(out[i+len("…[") : j])
+	if kept+dropped != total || kept > DefaultMaxContent {
+		t.Errorf("kept %d bytes and says %d were truncated, of %d", kept, dropped, total)
 	}
 }
