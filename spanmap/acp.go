@@ -267,6 +267,14 @@ func (a *ACP) beginTurn(req *acpRequest, m *parse.ACPMessage, at time.Time) {
 			attrs = append(attrs, InputMessages.String(inputMessage(a.rec.text(text.String(), a.rec.opts.MaxContent))))
 		}
 	}
+	turns := a.rec.opts.Turns
+	if !s.lastRoot.IsValid() && s.id != "" && turns != nil {
+		// The session's turns before this process: an editor that
+		// restarted the agent and loaded or resumed the session.
+		if last, ok := turns.Last(s.id); ok {
+			s.lastRoot = last
+		}
+	}
 	opts := []trace.SpanStartOption{trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...)}
 	if s.lastRoot.IsValid() {
 		opts = append(opts, trace.WithLinks(trace.Link{SpanContext: s.lastRoot}))
@@ -276,6 +284,9 @@ func (a *ACP) beginTurn(req *acpRequest, m *parse.ACPMessage, at time.Time) {
 	s.turns = append(s.turns, t)
 	req.turn = t
 	s.lastRoot = root.SpanContext()
+	if s.id != "" && turns != nil {
+		turns.SetLast(s.id, s.lastRoot)
+	}
 }
 
 func (a *ACP) notification(fromEditor bool, m *parse.ACPMessage, at time.Time) {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // acpSpans are a script's spans by name.
@@ -176,5 +177,33 @@ func TestACPCapturedAnswerTruncationCounts(t *testing.T) {
 	dropped, _ := strconv.Atoi(out[i+len("…[") : j])
 	if kept+dropped != total || kept > DefaultMaxContent {
 		t.Errorf("kept %d bytes and says %d were truncated, of %d", kept, dropped, total)
+	}
+}
+
+// memTurns is a conversation's last turn, as the hooks' state directory
+// keeps it across processes.
+type memTurns map[string]trace.SpanContext
+
+func (m memTurns) Last(c string) (trace.SpanContext, bool)  { sc, ok := m[c]; return sc, ok }
+func (m memTurns) SetLast(c string, root trace.SpanContext) { m[c] = root }
+
+// TestACPTurnsLinkAcrossAgentProcesses: an editor that restarts the agent
+// and loads the session continues the chain of turns.
+func TestACPTurnsLinkAcrossAgentProcesses(t *testing.T) {
+	turns := memTurns{}
+	first := rootsByPrompt(acpScriptWith(t, Options{Turns: turns}, acpPrompt1, `<{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn"}}`))
+	second := rootsByPrompt(acpScriptWith(t, Options{Turns: turns},
+		`>{"jsonrpc":"2.0","id":1,"method":"session/load","params":{"sessionId":"a","cwd":"/w","mcpServers":[]}}`,
+		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"a","update":{"sessionUpdate":"user_message_chunk","content":{"type":"text","text":"one"}}}}`,
+		`<{"jsonrpc":"2.0","id":1,"result":{}}`,
+		acpPrompt2, `<{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}`))
+	if len(first) != 1 || len(second) != 1 {
+		t.Fatalf("want a turn in each process: %d, %d", len(first), len(second))
+	}
+	if l := second[0].Links(); len(l) != 1 || l[0].SpanContext.SpanID() != first[0].SpanContext().SpanID() {
+		t.Errorf("the turn after the restart links to %v, want the turn before it (%v)", l, first[0].SpanContext().SpanID())
+	}
+	if turns["a"].SpanID() != second[0].SpanContext().SpanID() {
+		t.Errorf("the session's last turn is not the latest")
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"os"
 
 	"github.com/cursor-otel/cursor-otel/internal/agent"
+	"github.com/cursor-otel/cursor-otel/internal/mode/hook"
 	"github.com/cursor-otel/cursor-otel/internal/oneline"
 	"github.com/cursor-otel/cursor-otel/internal/safe"
 	"github.com/cursor-otel/cursor-otel/internal/settings"
@@ -87,7 +88,12 @@ func Run(ctx context.Context, c Config) int {
 		c.DeliverKept()
 	}
 	parent, _ := tracer.ParentFromEnv(ctx, c.getenv)
-	model := spanmap.NewACP(parent, prov.Tracer(), s.Recording(redactor))
+	opts := s.Recording(redactor)
+	// A session's last turn is kept where a wrapped run's is (the hooks'
+	// state directory): the next agent process that loads the session,
+	// or a wrapped run resuming the chat, links to it.
+	opts.Turns = hook.Turns{Dir: hook.DefaultStateDir(c.Environ)}
+	model := spanmap.NewACP(parent, prov.Tracer(), opts)
 	flushes := make(chan struct{}, 1)
 	model.TurnEnded = func() {
 		select {

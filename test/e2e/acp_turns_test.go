@@ -1,0 +1,41 @@
+package e2e
+
+import (
+	"testing"
+
+	"github.com/cursor-otel/cursor-otel/internal/golden"
+	"github.com/cursor-otel/cursor-otel/internal/otlptest"
+)
+
+// TestACPTurnsLinkAcrossAgentProcesses: an editor that restarts the agent
+// and loads the session (as acpx does for each prompt) continues the
+// session's chain of turns: the turn in the second process links to the
+// turn in the first.
+func TestACPTurnsLinkAcrossAgentProcesses(t *testing.T) {
+	recv := otlptest.StartGRPC(t)
+	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_AGENT=" + fakeACP, "HOME=" + t.TempDir()}
+	e := startEditor(t, binary, env, "acp")
+	sid := e.newSession()
+	e.prompt(sid, "echo", nil)
+	e.close()
+	first := waitSpans(t, recv, "the first process's turn", func(s []golden.Span) bool { return len(roots(s)) == 1 })
+
+	e = startEditor(t, binary, env, "acp")
+	e.request("initialize", map[string]any{"protocolVersion": 1})
+	if a := e.request("session/load", map[string]any{"sessionId": sid, "cwd": "/w", "mcpServers": []any{}}); a.Error != nil || a.eof {
+		t.Fatalf("session/load: %+v", a)
+	}
+	e.prompt(sid, "echo", nil)
+	e.close()
+	spans := waitSpans(t, recv, "the second process's turn", func(s []golden.Span) bool { return len(roots(s)) == 2 })
+	var second golden.Span
+	for _, r := range roots(spans) {
+		if r.SpanID != roots(first)[0].SpanID {
+			second = r
+		}
+	}
+	links := second.Links
+	if want := roots(first)[0].TraceID + "/" + roots(first)[0].SpanID; len(links) != 1 || links[0] != want {
+		t.Errorf("the turn after the restart links to %v, want the first process's turn %s", links, want)
+	}
+}
