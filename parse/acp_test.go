@@ -135,3 +135,25 @@ func idOf(t *testing.T, id string) string {
 	}
 	return m.ID
 }
+
+// TestACPUsageInputCountsCached: the input tokens include the cached ones,
+// whichever way the agent counts inputTokens.
+func TestACPUsageInputCountsCached(t *testing.T) {
+	for _, tt := range []struct {
+		name, usage string
+		want        int64
+	}{
+		{"input already whole (total = input + output)", `{"inputTokens":1200,"outputTokens":300,"totalTokens":1500,"cachedReadTokens":800}`, 1200},
+		{"fresh input (total counts the cache apart)", `{"inputTokens":400,"outputTokens":300,"totalTokens":1500,"cachedReadTokens":800}`, 1200},
+		{"fresh input with cache writes, snake case", `{"input_tokens":100,"output_tokens":10,"total_tokens":160,"cached_read_tokens":20,"cached_write_tokens":30}`, 150},
+		{"no total: as given", `{"inputTokens":100,"cachedReadTokens":20}`, 100},
+	} {
+		var u ACPUsage
+		if err := json.Unmarshal([]byte(tt.usage), &u); err != nil {
+			t.Fatal(err)
+		}
+		if got := u.Input(); got != tt.want {
+			t.Errorf("%s: input %d, want %d", tt.name, got, tt.want)
+		}
+	}
+}

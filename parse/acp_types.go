@@ -41,12 +41,26 @@ type ACPUsage struct {
 
 	InputTokensSnake       int64 `json:"input_tokens"`
 	OutputTokensSnake      int64 `json:"output_tokens"`
+	TotalTokensSnake       int64 `json:"total_tokens"`
 	CachedReadTokensSnake  int64 `json:"cached_read_tokens"`
 	CachedWriteTokensSnake int64 `json:"cached_write_tokens"`
 }
 
-// Input, Output, CacheRead and CacheWrite read either spelling.
-func (u ACPUsage) Input() int64      { return max(u.InputTokens, u.InputTokensSnake) }
+// Input is the input tokens, the cached ones included (as the OpenTelemetry
+// conventions count them). The schema leaves open whether inputTokens
+// counts the cached tokens; an agent whose totalTokens covers input, output
+// and the cache figures apart gives fresh input, and the cached tokens
+// are added. Otherwise inputTokens is taken as the whole input (totalTokens
+// = input + output, as the schema's own examples have it).
+func (u ACPUsage) Input() int64 {
+	in, cached := max(u.InputTokens, u.InputTokensSnake), u.CacheRead()+u.CacheWrite()
+	if total := max(u.TotalTokens, u.TotalTokensSnake); cached > 0 && total >= in+u.Output()+u.ThoughtTokens+cached {
+		return in + cached
+	}
+	return in
+}
+
+// Output, CacheRead and CacheWrite read either spelling.
 func (u ACPUsage) Output() int64     { return max(u.OutputTokens, u.OutputTokensSnake) }
 func (u ACPUsage) CacheRead() int64  { return max(u.CachedReadTokens, u.CachedReadTokensSnake) }
 func (u ACPUsage) CacheWrite() int64 { return max(u.CachedWriteTokens, u.CachedWriteTokensSnake) }
