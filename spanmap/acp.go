@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -41,6 +42,7 @@ const (
 	ACPContextUsed    = attribute.Key("cursor.context.used_tokens")
 	ACPContextSize    = attribute.Key("cursor.context.size_tokens")
 	ACPCostCurrency   = attribute.Key("cursor.usage.cost_currency")
+	ACPSessionCost    = attribute.Key("cursor.session.cost") // the session's cumulative cost at the turn's last report, in cursor.usage.cost_currency
 	ACPUnanswered     = attribute.Key("cursor.acp.unanswered")
 	ACPUntracedBytes  = attribute.Key("cursor.acp.untraced_bytes")
 	ACPTurnEnd        = attribute.Key("cursor.acp.turn_end")
@@ -84,6 +86,13 @@ type acpSession struct {
 	id       string
 	model    string
 	lastRoot trace.SpanContext
+	// cost is the session's cumulative cost last reported (usage_update),
+	// in currency; costKnown says it is known from the session's start,
+	// so that the next report's difference is the turn's (a session
+	// loaded or resumed has cost before this process saw it).
+	cost      float64
+	currency  string
+	costKnown bool
 	// turns are the session's turns not yet answered, in the order their
 	// prompts came: an agent answers a prompt sent before the previous
 	// one's answer after it (or cancels the previous one), so what the
@@ -100,17 +109,18 @@ func (s *acpSession) turn() *acpTurn {
 }
 
 type acpTurn struct {
-	sess     *acpSession
-	ctx      context.Context // holds the root
-	root     trace.Span
-	tools    map[string]*acpTool
-	current  *acpTool // the tool call in progress: where the agent's requests go
-	thinking *acpThinking
-	cost     *float64
-	currency string
-	used     *int64
-	size     *int64
-	output   strings.Builder
+	sess        *acpSession
+	ctx         context.Context // holds the root
+	root        trace.Span
+	tools       map[string]*acpTool
+	current     *acpTool // the tool call in progress: where the agent's requests go
+	thinking    *acpThinking
+	cost        *float64 // what the turn added to the session's cost, when known
+	sessionCost *float64 // the session's cumulative cost at the turn's last report
+	currency    string
+	used        *int64
+	size        *int64
+	output      strings.Builder
 	// outputDropped are the bytes of the answer past what output keeps.
 	outputDropped int64
 	untraced      int64 // a.untraced when the turn began
@@ -360,8 +370,7 @@ func (a *ACP) notification(fromEditor bool, m *parse.ACPMessage, at time.Time) {
 		t.root.AddEvent(EventACPPlan, trace.WithTimestamp(at), trace.WithAttributes(attrs...))
 	case "usage_update":
 		if u.Cost != nil {
-			c := u.Cost.Amount
-			t.cost, t.currency = &c, u.Cost.Currency
+			a.addCost(s, t, u.Cost.Amount, u.Cost.Currency)
 		}
 		if u.Used != nil {
 			t.used = u.Used
@@ -371,6 +380,29 @@ func (a *ACP) notification(fromEditor bool, m *parse.ACPMessage, at time.Time) {
 		}
 	}
 }
+
+// addCost takes a report of the session's cumulative cost: the turn's
+// cost is what it added since the session's previous report, in the
+// currency given. Unknown (never invented) when the session's cost before
+// this process is unknown, the currency changed, or the total fell.
+func (a *ACP) addCost(s *acpSession, t *acpTurn, amount float64, currency string) {
+	total := amount
+	t.sessionCost, t.currency = &total, currency
+	if s.costKnown && (s.currency == "" || currency == s.currency) && amount >= s.cost {
+		added := roundCost(amount - s.cost)
+		if t.cost != nil {
+			added = roundCost(added + *t.cost)
+		}
+		t.cost = &added
+	} else {
+		t.cost = nil
+	}
+	s.cost, s.currency, s.costKnown = amount, currency, true
+}
+
+// roundCost drops float noise from a difference of two decimal amounts
+// (0.25 - 0.10 is 0.15, not 0.15000000000000002).
+func roundCost(x float64) float64 { return math.Round(x*1e12) / 1e12 }
 
 // event records a message the trace has no span for, on the turn in
 // progress (the only one, when exactly one session has a turn).
@@ -488,6 +520,9 @@ func (a *ACP) answer(req *acpRequest, m *parse.ACPMessage, at time.Time) {
 			if model := parse.ModelOf(r.Models, r.ConfigOptions); model != "" {
 				s.model = model
 			}
+			if req.method == "session/new" && m.Error == nil {
+				s.cost, s.costKnown = 0, true // a new session has cost nothing yet
+			}
 		}
 		return
 	case "session/prompt":
@@ -504,9 +539,13 @@ func (a *ACP) answer(req *acpRequest, m *parse.ACPMessage, at time.Time) {
 		_ = json.Unmarshal(m.Result, &r)
 		if r.Usage != nil {
 			u := *r.Usage
-			// As the conventions define it, input includes the cached tokens.
+			// As the conventions define it, input includes the cached
+			// tokens (parse.ACPUsage.Input); the totals under
+			// cursor.usage.* as every mode gives them.
 			t.root.SetAttributes(InputTokens.Int64(u.Input()), OutputTokens.Int64(u.Output()),
-				CacheReadTokens.Int64(u.CacheRead()), CacheWriteTokens.Int64(u.CacheWrite()), CacheCreateTokens.Int64(u.CacheWrite()))
+				CacheReadTokens.Int64(u.CacheRead()), CacheWriteTokens.Int64(u.CacheWrite()), CacheCreateTokens.Int64(u.CacheWrite()),
+				TotalInputTokens.Int64(u.Input()), TotalOutputTokens.Int64(u.Output()),
+				TotalCacheReadTokens.Int64(u.CacheRead()), TotalCacheWriteTokens.Int64(u.CacheWrite()))
 		}
 		a.endTurn(t, at, r.StopReason, codes.Unset, "")
 		return
@@ -586,6 +625,9 @@ func (a *ACP) endTurn(t *acpTurn, at time.Time, stopReason string, code codes.Co
 	}
 	if t.cost != nil {
 		root.SetAttributes(GenAICost.Float64(*t.cost), CostUSD.Float64(*t.cost))
+	}
+	if t.sessionCost != nil {
+		root.SetAttributes(ACPSessionCost.Float64(*t.sessionCost))
 		if t.currency != "" {
 			root.SetAttributes(ACPCostCurrency.String(t.currency))
 		}
