@@ -181,3 +181,32 @@ func (u ACPUpdate) ChunkText() string {
 	}
 	return ""
 }
+
+// ACPInitialize is initialize's params (the editor's) or its answer (the
+// agent's): who speaks, and the protocol version each side gives (the
+// answer's is the one agreed).
+type ACPInitialize struct {
+	ProtocolVersion json.RawMessage    `json:"protocolVersion"`
+	ClientInfo      *ACPImplementation `json:"clientInfo"`
+	AgentInfo       *ACPImplementation `json:"agentInfo"`
+}
+
+// ACPImplementation names a client or an agent.
+type ACPImplementation struct {
+	Name    string `json:"name"`
+	Title   string `json:"title"`
+	Version string `json:"version"`
+}
+
+// Version is the protocol version as text (a number in v1; "" if none).
+func (i ACPInitialize) Version() string {
+	var n json.Number
+	if json.Unmarshal(i.ProtocolVersion, &n) == nil {
+		return n.String()
+	}
+	var s string
+	if json.Unmarshal(i.ProtocolVersion, &s) == nil {
+		return s
+	}
+	return ""
+}

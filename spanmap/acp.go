@@ -49,6 +49,13 @@ const (
 	ACPPlanEntries    = attribute.Key("cursor.plan.entries")
 	ACPPlanStatuses   = attribute.Key("cursor.plan.statuses")
 	ACPMethod         = attribute.Key("cursor.acp.method")
+	// Who speaks (initialize).
+	AgentVersion       = attribute.Key("gen_ai.agent.version")
+	ACPAgentName       = attribute.Key("cursor.acp.agent.name")
+	ACPAgentVersion    = attribute.Key("cursor.acp.agent.version")
+	ACPClientName      = attribute.Key("cursor.acp.client.name")
+	ACPClientVersion   = attribute.Key("cursor.acp.client.version")
+	ACPProtocolVersion = attribute.Key("cursor.acp.protocol_version")
 )
 
 // Event names of an ACP turn.
@@ -68,6 +75,9 @@ type ACP struct {
 	pending  map[string]*acpRequest
 	sessions map[string]*acpSession
 	untraced int64 // bytes of the session the tracer did not see (it fell behind)
+	// who: initialize's agentInfo and clientInfo, and the protocol
+	// version (the agent's answer's, agreed; else the editor's).
+	agent, agentVersion, client, clientVersion, protocol string
 	// TurnEnded is called after each turn's root ends (the caller
 	// flushes the trace then); nil does nothing.
 	TurnEnded func()
@@ -125,6 +135,8 @@ type acpTurn struct {
 	outputDropped int64
 	untraced      int64 // a.untraced when the turn began
 	ended         bool
+	start         time.Time
+	first         time.Time // the first agent_message_chunk's
 }
 
 type acpTool struct {
@@ -196,6 +208,13 @@ func (a *ACP) request(fromEditor bool, m *parse.ACPMessage, at time.Time) {
 	a.pending[reqKey(fromEditor, m.ID)] = req
 	if fromEditor {
 		switch m.Method {
+		case "initialize":
+			var p parse.ACPInitialize
+			_ = json.Unmarshal(m.Params, &p)
+			if p.ClientInfo != nil {
+				a.client, a.clientVersion = p.ClientInfo.Name, p.ClientInfo.Version
+			}
+			a.protocol = p.Version()
 		case "session/prompt":
 			a.beginTurn(req, m, at)
 		case "session/set_model":
@@ -235,12 +254,35 @@ func (a *ACP) request(fromEditor bool, m *parse.ACPMessage, at time.Time) {
 
 // common are the attributes every span of a session carries.
 func (a *ACP) common(s *acpSession, op string) []attribute.KeyValue {
-	attrs := []attribute.KeyValue{AgentName.String("cursor-agent")}
+	attrs := []attribute.KeyValue{AgentName.String(a.agentName())}
 	if op != "" {
 		attrs = append(attrs, OperationName.String(op))
 	}
 	if s != nil && s.id != "" {
 		attrs = append(attrs, ConversationID.String(s.id))
+	}
+	return attrs
+}
+
+// agentName is the agent's name as initialize gave it, else cursor-agent.
+func (a *ACP) agentName() string {
+	if a.agent != "" {
+		return a.agent
+	}
+	return "cursor-agent"
+}
+
+// who are the attributes naming the agent and the editor, on each root.
+func (a *ACP) who() []attribute.KeyValue {
+	var attrs []attribute.KeyValue
+	for _, kv := range []struct {
+		key   attribute.Key
+		value string
+	}{{AgentVersion, a.agentVersion}, {ACPAgentName, a.agent}, {ACPAgentVersion, a.agentVersion},
+		{ACPClientName, a.client}, {ACPClientVersion, a.clientVersion}, {ACPProtocolVersion, a.protocol}} {
+		if kv.value != "" {
+			attrs = append(attrs, kv.key.String(a.rec.text(kv.value, maxMessage)))
+		}
 	}
 	return attrs
 }
@@ -264,6 +306,7 @@ func (a *ACP) beginTurn(req *acpRequest, m *parse.ACPMessage, at time.Time) {
 		}
 	}
 	attrs := append(a.common(s, "invoke_agent"), ProviderName.String("cursor"))
+	attrs = append(attrs, a.who()...)
 	attrs = append(attrs, rpcAttrs(m)...)
 	if s.model != "" {
 		attrs = append(attrs, RequestModel.String(s.model))
@@ -289,8 +332,8 @@ func (a *ACP) beginTurn(req *acpRequest, m *parse.ACPMessage, at time.Time) {
 	if s.lastRoot.IsValid() {
 		opts = append(opts, trace.WithLinks(trace.Link{SpanContext: s.lastRoot}))
 	}
-	ctx, root := a.tracer.Start(trace.ContextWithSpanContext(context.Background(), trace.SpanContextFromContext(parent)), SessionName, opts...)
-	t := &acpTurn{sess: s, ctx: ctx, root: root, tools: map[string]*acpTool{}, untraced: a.untraced}
+	ctx, root := a.tracer.Start(trace.ContextWithSpanContext(context.Background(), trace.SpanContextFromContext(parent)), "invoke_agent "+a.agentName(), opts...)
+	t := &acpTurn{sess: s, ctx: ctx, root: root, tools: map[string]*acpTool{}, untraced: a.untraced, start: at}
 	s.turns = append(s.turns, t)
 	req.turn = t
 	s.lastRoot = root.SpanContext()
@@ -342,6 +385,9 @@ func (a *ACP) notification(fromEditor bool, m *parse.ACPMessage, at time.Time) {
 			t.thinking.text.add(u.ChunkText())
 		}
 	case "agent_message_chunk":
+		if t.first.IsZero() {
+			t.first = at
+		}
 		if a.rec.opts.CaptureContent {
 			// Kept up to the limit and a margin for redaction; what is
 			// dropped past it is counted for the truncation marker.
@@ -509,6 +555,16 @@ func (a *ACP) endThinking(t *acpTurn) {
 
 func (a *ACP) answer(req *acpRequest, m *parse.ACPMessage, at time.Time) {
 	switch req.method {
+	case "initialize":
+		var r parse.ACPInitialize
+		_ = json.Unmarshal(m.Result, &r)
+		if r.AgentInfo != nil {
+			a.agent, a.agentVersion = r.AgentInfo.Name, r.AgentInfo.Version
+		}
+		if v := r.Version(); v != "" {
+			a.protocol = v
+		}
+		return
 	case "session/new", "session/load", "session/set_config_option":
 		var r parse.ACPSessionResult
 		_ = json.Unmarshal(m.Result, &r)
@@ -631,6 +687,11 @@ func (a *ACP) endTurn(t *acpTurn, at time.Time, stopReason string, code codes.Co
 		if t.currency != "" {
 			root.SetAttributes(ACPCostCurrency.String(t.currency))
 		}
+	}
+	if !t.first.IsZero() {
+		// Named as a wrapped run's model call names it.
+		ttft := t.first.Sub(t.start)
+		root.SetAttributes(FirstTokenMs.Int64(ttft.Milliseconds()), TimeToFirstChunk.Float64(ttft.Seconds()))
 	}
 	if t.used != nil {
 		root.SetAttributes(ACPContextUsed.Int64(*t.used))
