@@ -49,6 +49,13 @@ const (
 	ACPPlanEntries    = attribute.Key("cursor.plan.entries")
 	ACPPlanStatuses   = attribute.Key("cursor.plan.statuses")
 	ACPMethod         = attribute.Key("cursor.acp.method")
+	// The waits on the person and the todo list.
+	ACPWait         = attribute.Key("cursor.acp.wait") // true: the agent waited on the person
+	ACPOutcome      = attribute.Key("cursor.acp.outcome")
+	ACPRequestText  = attribute.Key("cursor.acp.request")  // a wait's request, with content capture
+	ACPResponseText = attribute.Key("cursor.acp.response") // and the person's answer
+	ACPTodoStatuses = attribute.Key("cursor.todos.statuses")
+	ACPTodoEntries  = attribute.Key("cursor.todos.entries")
 	// Who speaks (initialize).
 	AgentVersion       = attribute.Key("gen_ai.agent.version")
 	ACPAgentName       = attribute.Key("cursor.acp.agent.name")
@@ -61,6 +68,7 @@ const (
 // Event names of an ACP turn.
 const (
 	EventACPPlan         = "cursor.plan"
+	EventACPTodos        = "cursor.todos"            // cursor/update_todos: the list as it stands
 	EventACPNotification = "cursor.acp.notification" // session/cancel, and methods the trace has no span for
 )
 
@@ -144,8 +152,11 @@ type acpTool struct {
 	ctx   context.Context
 	kind  string
 	paths []string // its locations' files
-	last  time.Time
-	ended bool
+	// mcpTool and mcpServer: an MCP tool's name and server (rawInput's
+	// toolName and providerIdentifier).
+	mcpTool, mcpServer string
+	last               time.Time
+	ended              bool
 }
 
 type acpThinking struct {
@@ -217,39 +228,115 @@ func (a *ACP) request(fromEditor bool, m *parse.ACPMessage, at time.Time) {
 			a.protocol = p.Version()
 		case "session/prompt":
 			a.beginTurn(req, m, at)
+			return
 		case "session/set_model":
 			if s := a.session(ref.SessionID); s != nil && ref.ModelID != "" {
 				s.model = ref.ModelID
 			}
 		}
+		// Any other request the editor makes during a turn, known or
+		// not, is a span of that turn, from request to answer.
+		if t := a.turnFor(ref); t != nil && m.Method != "initialize" {
+			req.turn = t
+			_, req.span = a.tracer.Start(t.ctx, m.Method, trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindClient),
+				trace.WithAttributes(append(a.common(t.sess, m.Method), rpcAttrs(m)...)...))
+		}
 		return
 	}
-	// The agent asks the editor: work done for the turn in progress.
-	t := a.sessions[ref.SessionID].turn()
+	// The agent asks the editor: work done for the turn in progress, or
+	// a wait on the person. cursor-otel only watches: the editor answers.
+	t := a.turnFor(ref)
 	if t == nil {
 		return
 	}
 	s := t.sess
 	req.turn = t
 	parent := t.ctx
+	if tl := t.tools[ref.ToolCallID]; ref.ToolCallID != "" && tl != nil && !tl.ended {
+		parent = tl.ctx
+	} else if tl := t.toolFor(ref.Path); tl != nil {
+		parent = tl.ctx
+	}
+	start := func(name, op string, kind trace.SpanKind, attrs ...attribute.KeyValue) {
+		attrs = append(append(a.common(s, op), rpcAttrs(m)...), attrs...)
+		if a.rec.opts.CaptureContent && isWait(m.Method) && len(m.Params) > 0 {
+			attrs = append(attrs, ACPRequestText.String(a.rec.jsonText(string(m.Params), a.rec.opts.MaxContent)))
+		}
+		_, req.span = a.tracer.Start(parent, name, trace.WithTimestamp(at), trace.WithSpanKind(kind), trace.WithAttributes(attrs...))
+	}
 	switch {
 	case m.Method == "session/request_permission":
 		if ref.ToolCall != nil && ref.ToolCall.ToolCallID != "" {
 			parent = a.tool(t, *ref.ToolCall, at).ctx
 		}
-		_, req.span = a.tracer.Start(parent, "request_permission", trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindClient),
-			trace.WithAttributes(a.common(s, "request_permission")...),
-			trace.WithAttributes(rpcAttrs(m)...))
+		start("request_permission", "request_permission", trace.SpanKindClient, ACPWait.Bool(true))
+	case acpWaits[m.Method] != "":
+		start(m.Method, acpWaits[m.Method], trace.SpanKindClient, ACPWait.Bool(true))
+	case m.Method == "cursor/update_todos":
+		// Not a span: the todo list as it stands, an event.
+		a.todos(t, ref.Todos, at)
+	case m.Method == "cursor/generate_image":
+		start("execute_tool generate_image", "execute_tool", trace.SpanKindInternal, ToolName.String("generate_image"), ToolType.String("function"))
 	default:
-		if tl := t.toolFor(ref.Path); tl != nil {
-			parent = tl.ctx
-		}
-		attrs := append(a.common(s, "execute_tool"), rpcAttrs(m)...)
+		var attrs []attribute.KeyValue
 		if ref.Path != "" {
 			attrs = append(attrs, ToolPath.String(a.rec.text(ref.Path, a.rec.opts.MaxContent)))
 		}
-		_, req.span = a.tracer.Start(parent, m.Method, trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
+		start(m.Method, "execute_tool", trace.SpanKindClient, attrs...)
 	}
+}
+
+// acpWaits are the agent's requests that wait on the person, beside
+// session/request_permission, with their gen_ai.operation.name: a
+// question, a plan to approve, the protocol's elicitation.
+var acpWaits = map[string]string{
+	"cursor/ask_question": "ask_question",
+	"cursor/create_plan":  "create_plan",
+	"elicitation/create":  "elicitation",
+}
+
+func isWait(method string) bool {
+	return method == "session/request_permission" || acpWaits[method] != ""
+}
+
+// turnFor is the turn an agent's request is work for: its session's (a
+// subagent's session's is the subagent), else (Cursor's extensions name
+// no session) the turn with the tool call it names, else the only turn
+// open.
+func (a *ACP) turnFor(ref parse.ACPSessionRef) *acpTurn {
+	if ref.SessionID != "" {
+		return a.sessions[ref.SessionID].turn()
+	}
+	var open []*acpTurn
+	for _, s := range a.sessions {
+		if t := s.turn(); t != nil {
+			if _, ok := t.tools[ref.ToolCallID]; ok && ref.ToolCallID != "" {
+				return t
+			}
+			open = append(open, t)
+		}
+	}
+	if len(open) == 1 {
+		return open[0]
+	}
+	return nil
+}
+
+// todos records a todo list as it stands: an event with each entry's
+// status (and its text, with content capture).
+func (a *ACP) todos(t *acpTurn, todos []parse.ACPTodo, at time.Time) {
+	statuses, contents := make([]string, 0, len(todos)), make([]string, 0, len(todos))
+	for _, e := range todos {
+		statuses = append(statuses, e.Status)
+		if a.rec.opts.CaptureContent {
+			contents = append(contents, a.rec.text(e.Content, a.rec.opts.MaxContent))
+		}
+	}
+	attrs := []attribute.KeyValue{ACPTodoStatuses.StringSlice(statuses)}
+	if a.rec.opts.CaptureContent {
+		attrs = append(attrs, ACPTodoEntries.StringSlice(contents))
+	}
+	t.root.AddEvent(EventACPTodos, trace.WithTimestamp(at), trace.WithAttributes(attrs...))
 }
 
 // common are the attributes every span of a session carries.
@@ -479,6 +566,9 @@ func (a *ACP) tool(t *acpTurn, tc parse.ACPToolCall, at time.Time) *acpTool {
 		tl.kind = tc.Kind
 		tl.span.SetAttributes(ACPToolKind.String(tc.Kind))
 	}
+	if tool, server := tc.MCP(); tool != "" || server != "" {
+		tl.mcpTool, tl.mcpServer = tool, server
+	}
 	if len(tc.Locations) > 0 {
 		tl.paths = tl.paths[:0]
 		for _, l := range tc.Locations {
@@ -627,6 +717,13 @@ func (a *ACP) answer(req *acpRequest, m *parse.ACPMessage, at time.Time) {
 			}
 		}
 		req.span.SetAttributes(attrs...)
+	} else if acpWaits[req.method] != "" {
+		if outcome := parse.ACPOutcome(m.Result); outcome != "" {
+			req.span.SetAttributes(ACPOutcome.String(a.rec.text(outcome, maxMessage)))
+		}
+		if a.rec.opts.CaptureContent && len(m.Result) > 0 {
+			req.span.SetAttributes(ACPResponseText.String(a.rec.jsonText(string(m.Result), a.rec.opts.MaxContent)))
+		}
 	}
 	req.span.End(trace.WithTimestamp(at))
 }
@@ -770,6 +867,13 @@ func (a *ACP) rpcError(e *parse.RPCError) []attribute.KeyValue {
 // nameTool names a tool call's span by what its updates said, at its end.
 func (a *ACP) nameTool(tl *acpTool) {
 	name := acpToolName(tl.kind)
+	if tl.mcpServer != "" || tl.mcpTool != "" {
+		// An MCP tool is named by its tool, with its server.
+		tl.span.SetAttributes(MCPServer.String(tl.mcpServer), MCPTool.String(tl.mcpTool), MCPMethod.String("tools/call"))
+		if tl.mcpTool != "" {
+			name = tl.mcpTool
+		}
+	}
 	tl.span.SetName("execute_tool " + name)
 	tl.span.SetAttributes(ToolName.String(name))
 }
