@@ -56,6 +56,9 @@ const (
 	ACPResponseText = attribute.Key("cursor.acp.response") // and the person's answer
 	ACPTodoStatuses = attribute.Key("cursor.todos.statuses")
 	ACPTodoEntries  = attribute.Key("cursor.todos.entries")
+	// The session's life.
+	ACPSessionTitle     = attribute.Key("cursor.session.title") // session_info_update's, with content capture
+	ACPCompactionStatus = attribute.Key("cursor.compaction.status")
 	// Who speaks (initialize).
 	AgentVersion       = attribute.Key("gen_ai.agent.version")
 	ACPAgentName       = attribute.Key("cursor.acp.agent.name")
@@ -103,6 +106,8 @@ type acpRequest struct {
 type acpSession struct {
 	id       string
 	model    string
+	mode     string // the session's mode (set_mode, current_mode_update), on each turn
+	title    string // session_info_update's, on each turn with content capture
 	lastRoot trace.SpanContext
 	// cost is the session's cumulative cost last reported (usage_update),
 	// in currency; costKnown says it is known from the session's start,
@@ -233,6 +238,10 @@ func (a *ACP) request(fromEditor bool, m *parse.ACPMessage, at time.Time) {
 			if s := a.session(ref.SessionID); s != nil && ref.ModelID != "" {
 				s.model = ref.ModelID
 			}
+		case "session/set_mode":
+			if s := a.session(ref.SessionID); s != nil && ref.ModeID != "" {
+				a.setMode(s, ref.ModeID)
+			}
 		}
 		// Any other request the editor makes during a turn, known or
 		// not, is a span of that turn, from request to answer.
@@ -351,6 +360,14 @@ func (a *ACP) common(s *acpSession, op string) []attribute.KeyValue {
 	return attrs
 }
 
+// setMode records the session's mode, on its turns open and to come.
+func (a *ACP) setMode(s *acpSession, mode string) {
+	s.mode = mode
+	for _, t := range s.turns {
+		t.root.SetAttributes(ComposerMode.String(mode))
+	}
+}
+
 // agentName is the agent's name as initialize gave it, else cursor-agent.
 func (a *ACP) agentName() string {
 	if a.agent != "" {
@@ -397,6 +414,12 @@ func (a *ACP) beginTurn(req *acpRequest, m *parse.ACPMessage, at time.Time) {
 	attrs = append(attrs, rpcAttrs(m)...)
 	if s.model != "" {
 		attrs = append(attrs, RequestModel.String(s.model))
+	}
+	if s.mode != "" {
+		attrs = append(attrs, ComposerMode.String(s.mode))
+	}
+	if s.title != "" {
+		attrs = append(attrs, ACPSessionTitle.String(s.title))
 	}
 	if a.rec.opts.CaptureContent {
 		var text strings.Builder
@@ -445,11 +468,29 @@ func (a *ACP) notification(fromEditor bool, m *parse.ACPMessage, at time.Time) {
 		return
 	}
 	u := p.Update
-	if u.SessionUpdate == "config_option_update" {
+	switch u.SessionUpdate {
+	case "config_option_update":
 		if model := parse.ModelOf(nil, u.ConfigOptions); model != "" {
 			s.model = model
 			for _, t := range s.turns {
 				t.root.SetAttributes(RequestModel.String(model))
+			}
+		}
+		if mode := parse.ModeOf(nil, u.ConfigOptions); mode != "" {
+			a.setMode(s, mode)
+		}
+		return
+	case "current_mode_update":
+		if u.CurrentModeID != "" {
+			a.setMode(s, u.CurrentModeID)
+		}
+		return
+	case "session_info_update":
+		// The title is content: only with content capture.
+		if a.rec.opts.CaptureContent && u.Title != "" {
+			s.title = a.rec.text(u.Title, maxMessage)
+			for _, t := range s.turns {
+				t.root.SetAttributes(ACPSessionTitle.String(s.title))
 			}
 		}
 		return
@@ -501,6 +542,12 @@ func (a *ACP) notification(fromEditor bool, m *parse.ACPMessage, at time.Time) {
 			attrs = append(attrs, ACPPlanEntries.StringSlice(entries))
 		}
 		t.root.AddEvent(EventACPPlan, trace.WithTimestamp(at), trace.WithAttributes(attrs...))
+	case "compaction_update":
+		var attrs []attribute.KeyValue
+		if u.Status != "" {
+			attrs = append(attrs, ACPCompactionStatus.String(u.Status))
+		}
+		t.root.AddEvent(EventCompaction, trace.WithTimestamp(at), trace.WithAttributes(attrs...))
 	case "usage_update":
 		if u.Cost != nil {
 			a.addCost(s, t, u.Cost.Amount, u.Cost.Currency)
@@ -655,22 +702,11 @@ func (a *ACP) answer(req *acpRequest, m *parse.ACPMessage, at time.Time) {
 			a.protocol = v
 		}
 		return
-	case "session/new", "session/load", "session/set_config_option":
-		var r parse.ACPSessionResult
-		_ = json.Unmarshal(m.Result, &r)
-		id := r.SessionID
-		if id == "" {
-			id = req.session
+	case "session/new", "session/load", "session/resume", "session/fork", "session/set_config_option", "session/set_mode":
+		if m.Error == nil {
+			a.sessionAnswer(req, m)
 		}
-		if s := a.session(id); s != nil {
-			if model := parse.ModelOf(r.Models, r.ConfigOptions); model != "" {
-				s.model = model
-			}
-			if req.method == "session/new" && m.Error == nil {
-				s.cost, s.costKnown = 0, true // a new session has cost nothing yet
-			}
-		}
-		return
+		// and its span, when it was made during a turn, ends below
 	case "session/prompt":
 		if req.turn == nil || req.turn.ended {
 			return // closed already
@@ -726,6 +762,33 @@ func (a *ACP) answer(req *acpRequest, m *parse.ACPMessage, at time.Time) {
 		}
 	}
 	req.span.End(trace.WithTimestamp(at))
+}
+
+// sessionAnswer takes what an answer says of a session: its id (new,
+// fork), model and mode.
+func (a *ACP) sessionAnswer(req *acpRequest, m *parse.ACPMessage) {
+	var r parse.ACPSessionResult
+	_ = json.Unmarshal(m.Result, &r)
+	id := r.SessionID
+	if id == "" {
+		id = req.session
+	}
+	s := a.session(id)
+	if s == nil {
+		return
+	}
+	if model := parse.ModelOf(r.Models, r.ConfigOptions); model != "" {
+		s.model = model
+	}
+	if mode := parse.ModeOf(r.Modes, r.ConfigOptions); mode != "" {
+		a.setMode(s, mode)
+	}
+	if from := a.sessions[req.session]; req.method == "session/fork" && from != nil && from != s && !s.lastRoot.IsValid() {
+		s.lastRoot = from.lastRoot // a fork continues its original's chain
+	}
+	if req.method == "session/new" {
+		s.cost, s.costKnown = 0, true // a new session has cost nothing yet
+	}
 }
 
 // endTurn closes a turn: what is still open in it ends now (requests
