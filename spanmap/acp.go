@@ -99,6 +99,7 @@ type acpRequest struct {
 	session string
 	at      time.Time
 	span    trace.Span // the span the request opened, if any
+	sub     *acpTurn   // the subagent cursor/task started
 	turn    *acpTurn
 	params  json.RawMessage
 }
@@ -125,10 +126,15 @@ type acpSession struct {
 
 // turn is the turn the agent is working on: the oldest not yet answered.
 func (s *acpSession) turn() *acpTurn {
-	if s == nil || len(s.turns) == 0 {
+	if s == nil {
 		return nil
 	}
-	return s.turns[0]
+	for _, t := range s.turns {
+		if !t.ended {
+			return t
+		}
+	}
+	return nil
 }
 
 type acpTurn struct {
@@ -148,8 +154,15 @@ type acpTurn struct {
 	outputDropped int64
 	untraced      int64 // a.untraced when the turn began
 	ended         bool
-	start         time.Time
-	first         time.Time // the first agent_message_chunk's
+	// A subagent is an acpTurn too: its span is root, under parentTurn.
+	parentTurn *acpTurn
+	subs       []*acpTurn  // a turn's subagents still open
+	child      *acpSession // a subagent's own session, when it has one
+	toolCallID string      // the tool call that started the subagent
+	name       string      // the subagent's name
+	subCost    float64     // the cost of the turn's subagents ended, summed
+	start      time.Time
+	first      time.Time // the first agent_message_chunk's
 }
 
 type acpTool struct {
@@ -281,6 +294,20 @@ func (a *ACP) request(fromEditor bool, m *parse.ACPMessage, at time.Time) {
 		start("request_permission", "request_permission", trace.SpanKindClient, ACPWait.Bool(true))
 	case acpWaits[m.Method] != "":
 		start(m.Method, acpWaits[m.Method], trace.SpanKindClient, ACPWait.Bool(true))
+	case m.Method == "cursor/task":
+		// A subagent: its span is the subagent's, ended by the answer.
+		name := ref.SubagentType
+		if name == "" {
+			name = ref.Name
+		}
+		sub := a.subagent(t, ref.ToolCallID, name, at)
+		req.sub = sub
+		if ref.SubagentType != "" {
+			sub.root.SetAttributes(SubagentType.String(a.rec.text(ref.SubagentType, maxMessage)))
+		}
+		if ref.Model != "" {
+			sub.root.SetAttributes(SubagentModel.String(a.rec.text(ref.Model, maxMessage)))
+		}
 	case m.Method == "cursor/update_todos":
 		// Not a span: the todo list as it stands, an event.
 		a.todos(t, ref.Todos, at)
@@ -542,6 +569,18 @@ func (a *ACP) notification(fromEditor bool, m *parse.ACPMessage, at time.Time) {
 			attrs = append(attrs, ACPPlanEntries.StringSlice(entries))
 		}
 		t.root.AddEvent(EventACPPlan, trace.WithTimestamp(at), trace.WithAttributes(attrs...))
+	case "subagent_update", "subagent_spawned":
+		sub := a.subagent(t, u.ToolCallID, u.Name, at)
+		if u.ChildSessionID != "" && u.ChildSessionID != s.id {
+			a.bind(sub, a.session(u.ChildSessionID))
+		}
+		switch u.Status {
+		case "completed", "failed", "cancelled", "error":
+			a.endSub(sub, at, u.Status, "")
+		}
+	case "session_message", "session_message_chunk":
+		// Messages between sessions: events, their text never.
+		t.root.AddEvent(EventACPNotification, trace.WithTimestamp(at), trace.WithAttributes(ACPMethod.String(u.SessionUpdate)))
 	case "compaction_update":
 		var attrs []attribute.KeyValue
 		if u.Status != "" {
@@ -667,6 +706,11 @@ func (t *acpTurn) toolFor(path string) *acpTool {
 }
 
 func (a *ACP) endTool(t *acpTurn, tl *acpTool, at time.Time) {
+	for _, sub := range slices.Clone(t.topTurn().subs) {
+		if sub.toolCallID != "" && t.tools[sub.toolCallID] == tl {
+			a.endSub(sub, at, "", "") // the tool that ran it is done
+		}
+	}
 	a.nameTool(tl)
 	tl.ended = true
 	tl.span.End(trace.WithTimestamp(at))
@@ -732,6 +776,24 @@ func (a *ACP) answer(req *acpRequest, m *parse.ACPMessage, at time.Time) {
 		a.endTurn(t, at, r.StopReason, codes.Unset, "")
 		return
 	}
+	if req.sub != nil {
+		status := "completed"
+		if m.Error != nil {
+			req.sub.root.SetAttributes(a.rpcError(m.Error)...)
+			status = "failed"
+		} else {
+			var r parse.ACPTaskResult
+			_ = json.Unmarshal(m.Result, &r)
+			if r.AgentID != "" {
+				req.sub.root.SetAttributes(AgentID.String(r.AgentID), SubagentID.String(r.AgentID))
+			}
+			if r.DurationMs != nil {
+				req.sub.root.SetAttributes(DurationMs.Int64(*r.DurationMs))
+			}
+		}
+		a.endSub(req.sub, at, status, "")
+		return
+	}
 	if req.span == nil {
 		return
 	}
@@ -791,11 +853,11 @@ func (a *ACP) sessionAnswer(req *acpRequest, m *parse.ACPMessage) {
 	}
 }
 
-// endTurn closes a turn: what is still open in it ends now (requests
-// never answered, tool calls never completed), and the root last.
-func (a *ACP) endTurn(t *acpTurn, at time.Time, stopReason string, code codes.Code, why string) {
+// closeOpen ends what is still open in a turn or subagent: its thinking,
+// requests never answered, tool calls never completed. It says how many
+// requests went unanswered.
+func (a *ACP) closeOpen(t *acpTurn, at time.Time, stopReason string) (unanswered int) {
 	a.endThinking(t)
-	unanswered := 0
 	for k, req := range a.pending {
 		if req.turn != t || req.method == "session/prompt" {
 			continue
@@ -824,6 +886,114 @@ func (a *ACP) endTurn(t *acpTurn, at time.Time, stopReason string, code codes.Co
 			delete(a.pending, k)
 		}
 	}
+	return unanswered
+}
+
+// subagent is the subagent a tool call started (the protocol's subagent
+// session, announced by subagent_update, or Cursor's cursor/task), opened
+// as an invoke_agent span (INTERNAL) under that tool call the first time
+// either names it. Its own session's updates and requests go into it.
+func (a *ACP) subagent(t *acpTurn, toolCallID, name string, at time.Time) *acpTurn {
+	top := t.topTurn()
+	for _, sub := range top.subs {
+		if toolCallID != "" && sub.toolCallID == toolCallID {
+			if name != "" && sub.name == "" {
+				sub.name = name
+			}
+			return sub
+		}
+	}
+	parent := top.ctx
+	if tl := t.tools[toolCallID]; tl != nil && !tl.ended {
+		parent = tl.ctx
+	} else if tl := top.tools[toolCallID]; tl != nil && !tl.ended {
+		parent = tl.ctx
+	}
+	attrs := append(a.common(top.sess, "invoke_agent"), ProviderName.String("cursor"))
+	if toolCallID != "" {
+		attrs = append(attrs, ToolCallID.String(toolCallID))
+	}
+	ctx, span := a.tracer.Start(parent, "invoke_agent", trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
+	sub := &acpTurn{sess: top.sess, ctx: ctx, root: span, tools: map[string]*acpTool{}, start: at, untraced: a.untraced,
+		parentTurn: top, toolCallID: toolCallID, name: name}
+	top.subs = append(top.subs, sub)
+	return sub
+}
+
+// topTurn is the prompt turn a turn or subagent belongs to.
+func (t *acpTurn) topTurn() *acpTurn {
+	if t.parentTurn != nil {
+		return t.parentTurn
+	}
+	return t
+}
+
+// bind makes child the subagent's own session: its updates and requests
+// go into the subagent.
+func (a *ACP) bind(sub *acpTurn, child *acpSession) {
+	if child == nil || sub.child == child || slices.ContainsFunc(child.turns, func(t *acpTurn) bool { return t.parentTurn == nil }) {
+		return // (a session with prompt turns of its own is no subagent's)
+	}
+	if sub.child != nil {
+		sub.child.turns = slices.DeleteFunc(sub.child.turns, func(x *acpTurn) bool { return x == sub })
+	}
+	sub.child = child
+	child.turns = []*acpTurn{sub}
+	child.cost, child.currency, child.costKnown = 0, "", true // a subagent's session starts with it
+}
+
+// endSub ends a subagent: what is open in it, then its span, named by
+// its name when it ends. Its cost is the turn's too.
+func (a *ACP) endSub(sub *acpTurn, at time.Time, status, stopReason string) {
+	if sub.ended {
+		return
+	}
+	a.closeOpen(sub, at, stopReason)
+	name := sub.name
+	if name == "" {
+		name = "subagent"
+	}
+	sub.root.SetName("invoke_agent " + name)
+	sub.root.SetAttributes(AgentName.String(a.rec.text(name, maxMessage)))
+	if status != "" {
+		sub.root.SetAttributes(SubagentStatus.String(status))
+	}
+	switch status {
+	case "failed", "error":
+		sub.root.SetStatus(codes.Error, "the subagent failed")
+	case "incomplete":
+		if stopReason != "cancelled" {
+			sub.root.SetStatus(codes.Error, "the subagent did not finish before the turn ended")
+		}
+	}
+	if sub.cost != nil {
+		sub.root.SetAttributes(GenAICost.Float64(*sub.cost))
+		top := sub.topTurn()
+		total := roundCost(*sub.cost + top.subCost)
+		top.subCost = total
+		if sub.currency != "" {
+			sub.root.SetAttributes(ACPCostCurrency.String(sub.currency))
+		}
+	}
+	if a.rec.opts.CaptureContent && sub.output.Len() > 0 {
+		sub.root.SetAttributes(OutputMessages.String(a.rec.outputMessage("", nil, a.rec.textDropped(sub.output.String(), a.rec.opts.MaxContent, int(sub.outputDropped)), nil)))
+	}
+	sub.ended = true
+	sub.root.End(trace.WithTimestamp(later(sub.start, at)))
+	top := sub.topTurn()
+	top.subs = slices.DeleteFunc(top.subs, func(x *acpTurn) bool { return x == sub })
+	if sub.child != nil {
+		sub.child.turns = slices.DeleteFunc(sub.child.turns, func(x *acpTurn) bool { return x == sub })
+	}
+}
+
+// endTurn closes a turn: what is still open in it ends now (requests
+// never answered, tool calls never completed), and the root last.
+func (a *ACP) endTurn(t *acpTurn, at time.Time, stopReason string, code codes.Code, why string) {
+	for len(t.subs) > 0 {
+		a.endSub(t.subs[0], at, "incomplete", stopReason)
+	}
+	unanswered := a.closeOpen(t, at, stopReason)
 	root := t.root
 	if stopReason != "" {
 		root.SetAttributes(FinishReasons.StringSlice([]string{stopReason}))
@@ -840,7 +1010,12 @@ func (a *ACP) endTurn(t *acpTurn, at time.Time, stopReason string, code codes.Co
 		root.SetAttributes(ACPUntracedBytes.Int64(lost))
 	}
 	if t.cost != nil {
-		root.SetAttributes(GenAICost.Float64(*t.cost), CostUSD.Float64(*t.cost))
+		// gen_ai.usage.cost is the turn's own (each subagent's is on its
+		// span: summed over the trace, counted once); cursor.usage.cost
+		// the turn's whole, its subagents' included.
+		root.SetAttributes(GenAICost.Float64(*t.cost), CostUSD.Float64(roundCost(*t.cost+t.subCost)))
+	} else if t.subCost > 0 {
+		root.SetAttributes(CostUSD.Float64(t.subCost))
 	}
 	if t.sessionCost != nil {
 		root.SetAttributes(ACPSessionCost.Float64(*t.sessionCost))
@@ -892,13 +1067,18 @@ func (a *ACP) Untraced(n int64) {
 func (a *ACP) Close(at time.Time, why string, attrs ...attribute.KeyValue) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	var open []*acpTurn
 	for _, s := range a.sessions {
-		for len(s.turns) > 0 {
-			t := s.turns[0]
-			t.root.SetAttributes(attrs...)
-			t.root.SetAttributes(ACPTurnEnd.String("agent_exited"))
-			a.endTurn(t, at, "", codes.Error, why)
+		for _, t := range s.turns {
+			if t.parentTurn == nil { // a subagent ends with its turn
+				open = append(open, t)
+			}
 		}
+	}
+	for _, t := range open {
+		t.root.SetAttributes(attrs...)
+		t.root.SetAttributes(ACPTurnEnd.String("agent_exited"))
+		a.endTurn(t, at, "", codes.Error, why)
 	}
 }
 
