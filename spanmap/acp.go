@@ -234,6 +234,9 @@ func (a *ACP) request(fromEditor bool, m *parse.ACPMessage, at time.Time) {
 	var ref parse.ACPSessionRef
 	_ = json.Unmarshal(m.Params, &ref)
 	req := &acpRequest{method: m.Method, session: ref.SessionID, at: at, params: m.Params}
+	if old := a.pending[reqKey(fromEditor, m.ID)]; old != nil {
+		a.abandon(old, at) // an id reused before its answer: the answer will be the new one's
+	}
 	a.pending[reqKey(fromEditor, m.ID)] = req
 	if fromEditor {
 		switch m.Method {
@@ -319,6 +322,18 @@ func (a *ACP) request(fromEditor bool, m *parse.ACPMessage, at time.Time) {
 			attrs = append(attrs, ToolPath.String(a.rec.text(ref.Path, a.rec.opts.MaxContent)))
 		}
 		start(m.Method, "execute_tool", trace.SpanKindClient, attrs...)
+	}
+}
+
+// abandon ends what a request opened that its answer will never end.
+func (a *ACP) abandon(req *acpRequest, at time.Time) {
+	if req.span != nil {
+		req.span.SetAttributes(ACPUnanswered.Bool(true))
+		req.span.SetStatus(codes.Error, "its id was used again before its answer")
+		req.span.End(trace.WithTimestamp(at))
+	}
+	if req.sub != nil {
+		a.endSub(req.sub, at, "incomplete", "")
 	}
 }
 
