@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/cursor-otel/cursor-otel/internal/golden"
@@ -37,5 +38,41 @@ func TestACPTurnsLinkAcrossAgentProcesses(t *testing.T) {
 	links := second.Links
 	if want := roots(first)[0].TraceID + "/" + roots(first)[0].SpanID; len(links) != 1 || links[0] != want {
 		t.Errorf("the turn after the restart links to %v, want the first process's turn %s", links, want)
+	}
+}
+
+// TestACPCancelThenPromptAtOnce: a person stops the agent and types again
+// at once: the next prompt goes before the cancelled turn's answer. The
+// cancelled turn is cancelled, no error, closed by its own answer; the
+// next is a turn of its own.
+func TestACPCancelThenPromptAtOnce(t *testing.T) {
+	recv := otlptest.StartGRPC(t)
+	e := startEditor(t, binary, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_AGENT=" + fakeACP}, "acp")
+	sid := e.newSession()
+	e.nextID++
+	e.write(map[string]any{"jsonrpc": "2.0", "id": e.nextID, "method": "session/prompt",
+		"params": map[string]any{"sessionId": sid, "prompt": []any{map[string]any{"type": "text", "text": "cancel"}}}})
+	for {
+		line, err := e.out.ReadBytes('\n')
+		e.got.Write(line)
+		if err != nil {
+			t.Fatalf("the agent ended before its tool call: %v", err)
+		}
+		if strings.Contains(string(line), `"call-c"`) {
+			break
+		}
+	}
+	e.notify("session/cancel", map[string]any{"sessionId": sid})
+	if a := e.prompt(sid, "echo", nil); a.Error != nil || a.eof {
+		t.Fatalf("the next prompt: %+v", a)
+	}
+	spans := waitSpans(t, recv, "both turns", func(s []golden.Span) bool { return len(roots(s)) == 2 })
+	e.close()
+	turns := roots(spans)
+	slicesSortByStart(turns)
+	for i, want := range []string{`["cancelled"]`, `["end_turn"]`} {
+		if got := value(turns[i], "gen_ai.response.finish_reasons"); got != want || turns[i].Status == "Error" {
+			t.Errorf("turn %d: finish reasons %s status %q (%s), want %s and no error", i+1, got, turns[i].Status, turns[i].StatusMessage, want)
+		}
 	}
 }
