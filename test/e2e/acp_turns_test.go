@@ -76,3 +76,35 @@ func TestACPCancelThenPromptAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestACPWaitsAndSubagentsThroughTheBinary: a question, a plan approval
+// and an elicitation are spans with their outcomes; a subagent is an
+// invoke_agent span under its tool call with its own tool and request
+// under it; Cursor's task is one too.
+func TestACPWaitsAndSubagentsThroughTheBinary(t *testing.T) {
+	recv := otlptest.StartGRPC(t)
+	e := startEditor(t, binary, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_AGENT=" + fakeACP}, "acp")
+	sid := e.newSession()
+	for _, p := range []string{"ask", "subagent"} {
+		if a := e.prompt(sid, p, nil); a.Error != nil || a.eof {
+			t.Fatalf("%s: %+v", p, a)
+		}
+	}
+	spans := waitSpans(t, recv, "both turns", func(s []golden.Span) bool { return len(roots(s)) == 2 })
+	e.close()
+	for name, outcome := range map[string]string{"cursor/ask_question": "answered", "cursor/create_plan": "accepted", "elicitation/create": "decline"} {
+		s := spansNamed(spans, name)
+		if len(s) != 1 || value(s[0], "cursor.acp.outcome") != outcome || value(s[0], "cursor.acp.wait") != "true" {
+			t.Errorf("%s: %+v", name, s)
+		}
+	}
+	explore := spansNamed(spans, "invoke_agent explore")
+	read := spansNamed(spans, "execute_tool read")
+	fs := spansNamed(spans, "fs/read_text_file")
+	if len(explore) != 1 || explore[0].Kind != "internal" || len(read) != 1 || read[0].ParentID != explore[0].SpanID || len(fs) != 1 || fs[0].ParentID != read[0].SpanID {
+		t.Errorf("the subagent's tree:\n%s", golden.Render(spans))
+	}
+	if task := spansNamed(spans, "invoke_agent shell"); len(task) != 1 || value(task[0], "gen_ai.agent.id") != "agent-7" {
+		t.Errorf("Cursor's task: %+v", task)
+	}
+}
