@@ -221,6 +221,10 @@ type ACPUpdate struct {
 	Used          *int64            `json:"used"`          // usage_update
 	Size          *int64            `json:"size"`          // usage_update
 	CurrentModeID string            `json:"currentModeId"` // current_mode_update
+	// state_update (protocol version 2): running, requires_action, or
+	// idle with the turn's stopReason.
+	State      string `json:"state"`
+	StopReason string `json:"stopReason"`
 	// ChildSessionID is the subagent session a subagent_update announces
 	// (the update's own sessionId; the params' is the parent's).
 	ChildSessionID string `json:"sessionId"`

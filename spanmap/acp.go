@@ -161,6 +161,8 @@ type acpTurn struct {
 	toolCallID string      // the tool call that started the subagent
 	name       string      // the subagent's name
 	subCost    float64     // the cost of the turn's subagents ended, summed
+	untilIdle  bool        // protocol version 2: its prompt answered, the turn ends at idle
+	waiting    trace.Span  // protocol version 2: requires_action, until the next state
 	start      time.Time
 	first      time.Time // the first agent_message_chunk's
 }
@@ -402,6 +404,25 @@ func (a *ACP) common(s *acpSession, op string) []attribute.KeyValue {
 	return attrs
 }
 
+// state takes a state_update (protocol version 2): time in
+// requires_action is a wait on the person, a span until the next state;
+// idle ends the turn with its stopReason.
+func (a *ACP) state(t *acpTurn, u parse.ACPUpdate, at time.Time) {
+	if t.waiting != nil {
+		t.waiting.End(trace.WithTimestamp(at))
+		t.waiting = nil
+	}
+	switch u.State {
+	case "requires_action":
+		_, t.waiting = a.tracer.Start(t.ctx, "requires_action", trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindInternal),
+			trace.WithAttributes(append(a.common(t.sess, "requires_action"), ACPWait.Bool(true))...))
+	case "idle":
+		if t.parentTurn == nil && (t.untilIdle || a.protocol == "2") {
+			a.endTurn(t, at, u.StopReason, codes.Unset, "")
+		}
+	}
+}
+
 // setMode records the session's mode, on its turns open and to come.
 func (a *ACP) setMode(s *acpSession, mode string) {
 	s.mode = mode
@@ -596,6 +617,8 @@ func (a *ACP) notification(fromEditor bool, m *parse.ACPMessage, at time.Time) {
 	case "session_message", "session_message_chunk":
 		// Messages between sessions: events, their text never.
 		t.root.AddEvent(EventACPNotification, trace.WithTimestamp(at), trace.WithAttributes(ACPMethod.String(u.SessionUpdate)))
+	case "state_update":
+		a.state(t, u, at)
 	case "compaction_update":
 		var attrs []attribute.KeyValue
 		if u.Status != "" {
@@ -778,16 +801,14 @@ func (a *ACP) answer(req *acpRequest, m *parse.ACPMessage, at time.Time) {
 		}
 		var r parse.ACPPromptResult
 		_ = json.Unmarshal(m.Result, &r)
-		if r.Usage != nil {
-			u := *r.Usage
-			// As the conventions define it, input includes the cached
-			// tokens (parse.ACPUsage.Input); the totals under
-			// cursor.usage.* as every mode gives them.
-			t.root.SetAttributes(InputTokens.Int64(u.Input()), OutputTokens.Int64(u.Output()),
-				CacheReadTokens.Int64(u.CacheRead()), CacheWriteTokens.Int64(u.CacheWrite()), CacheCreateTokens.Int64(u.CacheWrite()),
-				TotalInputTokens.Int64(u.Input()), TotalOutputTokens.Int64(u.Output()),
-				TotalCacheReadTokens.Int64(u.CacheRead()), TotalCacheWriteTokens.Int64(u.CacheWrite()))
+		if r.StopReason == "" && a.protocol == "2" {
+			// Version 2 answers a prompt at once: state_update's idle
+			// ends the turn.
+			t.untilIdle = true
+			a.usage(t, r.Usage)
+			return
 		}
+		a.usage(t, r.Usage)
 		a.endTurn(t, at, r.StopReason, codes.Unset, "")
 		return
 	}
@@ -841,6 +862,20 @@ func (a *ACP) answer(req *acpRequest, m *parse.ACPMessage, at time.Time) {
 	req.span.End(trace.WithTimestamp(at))
 }
 
+// usage records a prompt answer's token usage on its turn: as the
+// conventions define it, input includes the cached tokens
+// (parse.ACPUsage.Input); the totals under cursor.usage.* as every mode
+// gives them.
+func (a *ACP) usage(t *acpTurn, u *parse.ACPUsage) {
+	if u == nil {
+		return
+	}
+	t.root.SetAttributes(InputTokens.Int64(u.Input()), OutputTokens.Int64(u.Output()),
+		CacheReadTokens.Int64(u.CacheRead()), CacheWriteTokens.Int64(u.CacheWrite()), CacheCreateTokens.Int64(u.CacheWrite()),
+		TotalInputTokens.Int64(u.Input()), TotalOutputTokens.Int64(u.Output()),
+		TotalCacheReadTokens.Int64(u.CacheRead()), TotalCacheWriteTokens.Int64(u.CacheWrite()))
+}
+
 // sessionAnswer takes what an answer says of a session: its id (new,
 // fork), model and mode.
 func (a *ACP) sessionAnswer(req *acpRequest, m *parse.ACPMessage) {
@@ -873,6 +908,10 @@ func (a *ACP) sessionAnswer(req *acpRequest, m *parse.ACPMessage) {
 // requests went unanswered.
 func (a *ACP) closeOpen(t *acpTurn, at time.Time, stopReason string) (unanswered int) {
 	a.endThinking(t)
+	if t.waiting != nil {
+		t.waiting.End(trace.WithTimestamp(at))
+		t.waiting = nil
+	}
 	for k, req := range a.pending {
 		if req.turn != t || req.method == "session/prompt" {
 			continue

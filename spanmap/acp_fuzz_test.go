@@ -40,6 +40,10 @@ var acpVocabulary = []string{
 	`>{"jsonrpc":"2.0","id":{N},"method":"_x/y","params":{"sessionId":"{S}"}}`,
 	`<{"jsonrpc":"2.0","id":{N},"result":{}}`,
 	`>{"jsonrpc":"2.0","id":{N},"result":{}}`,
+	`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"{S}","update":{"sessionUpdate":"state_update","state":"requires_action"}}}`,
+	`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"{S}","update":{"sessionUpdate":"state_update","state":"idle","stopReason":"end_turn"}}}`,
+	`>{"jsonrpc":"2.0","id":{N},"method":"initialize","params":{"protocolVersion":2}}`,
+	`<{"jsonrpc":"2.0","id":{N},"result":{"protocolVersion":2}}`,
 }
 
 // FuzzACPOrders: any order of ACP messages, ids and sessions: the model
