@@ -1,6 +1,9 @@
 package e2e
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -106,5 +109,48 @@ func TestACPWaitsAndSubagentsThroughTheBinary(t *testing.T) {
 	}
 	if task := spansNamed(spans, "invoke_agent shell"); len(task) != 1 || value(task[0], "gen_ai.agent.id") != "agent-7" {
 		t.Errorf("Cursor's task: %+v", task)
+	}
+}
+
+// TestACPSummaryPerTurn: --summary-json gives a report per turn, as a
+// wrapped run gives one per session.
+func TestACPSummaryPerTurn(t *testing.T) {
+	recv := otlptest.StartGRPC(t)
+	out := filepath.Join(t.TempDir(), "summary.jsonl")
+	e := startEditor(t, binary, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_AGENT=" + fakeACP,
+		"CURSOR_OTEL_SUMMARY_JSON=" + out}, "acp")
+	sid := e.newSession()
+	for _, p := range []string{"work", "echo"} {
+		if a := e.prompt(sid, p, nil); a.Error != nil || a.eof {
+			t.Fatalf("%s: %+v", p, a)
+		}
+	}
+	if code := e.close(); code != 0 {
+		t.Fatalf("exit %d: %s", code, e.stderr.String())
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("want a report per turn, got %d lines:\n%s", len(lines), b)
+	}
+	var first struct {
+		SessionID string   `json:"session_id"`
+		CostUSD   *float64 `json:"cost_usd"`
+		Tokens    *struct {
+			Input int64 `json:"input"`
+		} `json:"tokens"`
+		ToolKinds []struct {
+			Name  string `json:"name"`
+			Count int    `json:"count"`
+		} `json:"tool_kinds"`
+	}
+	if err := json.Unmarshal([]byte(lines[0]), &first); err != nil {
+		t.Fatal(err)
+	}
+	if first.SessionID != sid || first.CostUSD == nil || *first.CostUSD != 0.045 || first.Tokens == nil || first.Tokens.Input != 1200 || len(first.ToolKinds) != 2 {
+		t.Errorf("the work turn's report: %s", lines[0])
 	}
 }
