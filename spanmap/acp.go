@@ -560,6 +560,11 @@ func (a *ACP) notification(fromEditor bool, m *parse.ACPMessage, at time.Time) {
 	}
 	t := s.turn()
 	if t == nil {
+		if u.SessionUpdate == "usage_update" && u.Cost != nil {
+			// A report outside a turn (after its answer, or in a loaded
+			// session's replay) is the next turn's starting point.
+			s.cost, s.currency, s.costKnown = u.Cost.Amount, u.Cost.Currency, true
+		}
 		return
 	}
 	if u.SessionUpdate != "agent_thought_chunk" {

@@ -52,6 +52,10 @@ func TestACPCostIsTheTurnsShareOfTheSessions(t *testing.T) {
 		{"three turns", newSession, []float64{0.10, 0.25, 0.25}, []string{"turn 0.1 session 0.1 EUR", "turn 0.15 session 0.25 EUR", "turn 0 session 0.25 EUR"}},
 		{"a turn without a report", newSession, []float64{0.10, -1, 0.30}, []string{"turn 0.1 session 0.1 EUR", "turn none session none ", "turn 0.2 session 0.3 EUR"}},
 		{"a loaded session's cost before this process is unknown", loaded, []float64{1.5, 1.75}, []string{"turn none session 1.5 EUR", "turn 0.25 session 1.75 EUR"}},
+		{"unless its replay reports it", append(append([]string{}, loaded[0], acpCostUpdate(1.25, "EUR")), loaded[1:]...), []float64{1.5}, []string{"turn 0.25 session 1.5 EUR"}},
+		{"a report after the answer is the next turn's start", append(append([]string{}, newSession...),
+			`>{"jsonrpc":"2.0","id":9,"method":"session/prompt","params":{"sessionId":"a","prompt":[]}}`, `<{"jsonrpc":"2.0","id":9,"result":{"stopReason":"end_turn"}}`,
+			acpCostUpdate(0.4, "EUR")), []float64{0.5}, []string{"turn none session none ", "turn 0.1 session 0.5 EUR"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := acpCostTurns(t, tt.opener, "EUR", tt.cumulative...); strings.Join(got, "; ") != strings.Join(tt.want, "; ") {
