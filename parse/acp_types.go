@@ -221,10 +221,17 @@ type ACPUpdate struct {
 	Used          *int64            `json:"used"`          // usage_update
 	Size          *int64            `json:"size"`          // usage_update
 	CurrentModeID string            `json:"currentModeId"` // current_mode_update
-	// state_update (protocol version 2): running, requires_action, or
-	// idle with the turn's stopReason.
-	State      string `json:"state"`
-	StopReason string `json:"stopReason"`
+	// State is state_update's state (protocol version 2: a string beside
+	// stopReason and usage) or subagent_update's (an object of the same
+	// fields): read with StateOf.
+	State      json.RawMessage `json:"state"`
+	StopReason string          `json:"stopReason"`
+	Usage      *ACPUsage       `json:"usage"`
+	// Plan is plan_update's plan (its entries when it is of type items).
+	Plan *struct {
+		Type    string         `json:"type"`
+		Entries []ACPPlanEntry `json:"entries"`
+	} `json:"plan"`
 	// ChildSessionID is the subagent session a subagent_update announces
 	// (the update's own sessionId; the params' is the parent's).
 	ChildSessionID string `json:"sessionId"`
@@ -279,6 +286,24 @@ type ACPPermissionResult struct {
 		Outcome  string `json:"outcome"` // selected or cancelled
 		OptionID string `json:"optionId"`
 	} `json:"outcome"`
+}
+
+// StateOf is a state update's state (running, requires_action, idle,
+// unknown…), its stopReason and usage, whichever shape carries them.
+func (u ACPUpdate) StateOf() (state, stopReason string, usage *ACPUsage) {
+	var s string
+	if json.Unmarshal(u.State, &s) == nil {
+		return s, u.StopReason, u.Usage
+	}
+	var o struct {
+		State      string    `json:"state"`
+		StopReason string    `json:"stopReason"`
+		Usage      *ACPUsage `json:"usage"`
+	}
+	if json.Unmarshal(u.State, &o) == nil {
+		return o.State, o.StopReason, o.Usage
+	}
+	return "", "", nil
 }
 
 // ChunkText is a chunk's text, when its content is a text block.

@@ -1,6 +1,7 @@
 package spanmap
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -404,22 +405,76 @@ func (a *ACP) common(s *acpSession, op string) []attribute.KeyValue {
 	return attrs
 }
 
-// state takes a state_update (protocol version 2): time in
-// requires_action is a wait on the person, a span until the next state;
-// idle ends the turn with its stopReason.
-func (a *ACP) state(t *acpTurn, u parse.ACPUpdate, at time.Time) {
+// plan records a plan as it stands: an event with its entries' statuses
+// (and their text, with content capture).
+func (a *ACP) plan(t *acpTurn, plan []parse.ACPPlanEntry, at time.Time) {
+	entries, statuses := make([]string, 0, len(plan)), make([]string, 0, len(plan))
+	for _, e := range plan {
+		statuses = append(statuses, e.Status)
+		if a.rec.opts.CaptureContent {
+			entries = append(entries, a.rec.text(e.Content, a.rec.opts.MaxContent))
+		}
+	}
+	attrs := []attribute.KeyValue{ACPPlanStatuses.StringSlice(statuses)}
+	if a.rec.opts.CaptureContent {
+		attrs = append(attrs, ACPPlanEntries.StringSlice(entries))
+	}
+	t.root.AddEvent(EventACPPlan, trace.WithTimestamp(at), trace.WithAttributes(attrs...))
+}
+
+// state takes a state snapshot (protocol version 2's state_update, or a
+// subagent's in its subagent_update): time in requires_action is a wait
+// on the person, a span until the next state; idle ends the turn (or the
+// subagent's run) with its stopReason.
+func (a *ACP) state(t *acpTurn, state, stopReason string, at time.Time) {
+	if state == "" {
+		return // unchanged
+	}
 	if t.waiting != nil {
 		t.waiting.End(trace.WithTimestamp(at))
 		t.waiting = nil
 	}
-	switch u.State {
+	switch state {
 	case "requires_action":
 		_, t.waiting = a.tracer.Start(t.ctx, "requires_action", trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindInternal),
 			trace.WithAttributes(append(a.common(t.sess, "requires_action"), ACPWait.Bool(true))...))
 	case "idle":
-		if t.parentTurn == nil && (t.untilIdle || a.protocol == "2") {
-			a.endTurn(t, at, u.StopReason, codes.Unset, "")
+		switch {
+		case t.parentTurn != nil:
+			a.endSub(t, at, cmp.Or(stopReason, "idle"), "")
+		case t.untilIdle || a.protocol == "2":
+			a.endTurn(t, at, stopReason, codes.Unset, "")
 		}
+	}
+}
+
+// subagentUpdate takes a subagent_update on the parent session s: the
+// first for a child session announces it (a subagent under the tool
+// call that started it), a later one may rename it or give its state.
+func (a *ACP) subagentUpdate(t *acpTurn, s *acpSession, u parse.ACPUpdate, at time.Time) {
+	state, stop, _ := u.StateOf()
+	name := cmp.Or(u.Title, u.Name)
+	var sub *acpTurn
+	child := a.sessions[u.ChildSessionID]
+	if ct := child.turn(); ct != nil && ct.parentTurn != nil {
+		sub = ct
+	}
+	if sub == nil {
+		if state == "idle" {
+			return // a subagent at rest, not running for this turn
+		}
+		sub = a.subagent(t, u.ToolCallID, name, at)
+		if u.ChildSessionID != "" && u.ChildSessionID != s.id {
+			a.bind(sub, a.session(u.ChildSessionID))
+		}
+	}
+	if name != "" {
+		sub.name = name
+	}
+	a.state(sub, state, stop, at)
+	switch u.Status { // Cursor's subagent_spawned, as far as it says
+	case "completed", "failed", "cancelled", "error":
+		a.endSub(sub, at, u.Status, "")
 	}
 }
 
@@ -598,32 +653,22 @@ func (a *ACP) notification(fromEditor bool, m *parse.ACPMessage, at time.Time) {
 	case "tool_call", "tool_call_update":
 		a.tool(t, u.ACPToolCall, at)
 	case "plan":
-		entries, statuses := make([]string, 0, len(u.Entries)), make([]string, 0, len(u.Entries))
-		for _, e := range u.Entries {
-			statuses = append(statuses, e.Status)
-			if a.rec.opts.CaptureContent {
-				entries = append(entries, a.rec.text(e.Content, a.rec.opts.MaxContent))
-			}
-		}
-		attrs := []attribute.KeyValue{ACPPlanStatuses.StringSlice(statuses)}
-		if a.rec.opts.CaptureContent {
-			attrs = append(attrs, ACPPlanEntries.StringSlice(entries))
-		}
-		t.root.AddEvent(EventACPPlan, trace.WithTimestamp(at), trace.WithAttributes(attrs...))
+		a.plan(t, u.Entries, at)
 	case "subagent_update", "subagent_spawned":
-		sub := a.subagent(t, u.ToolCallID, u.Name, at)
-		if u.ChildSessionID != "" && u.ChildSessionID != s.id {
-			a.bind(sub, a.session(u.ChildSessionID))
-		}
-		switch u.Status {
-		case "completed", "failed", "cancelled", "error":
-			a.endSub(sub, at, u.Status, "")
-		}
+		a.subagentUpdate(t, s, u, at)
 	case "session_message", "session_message_chunk":
 		// Messages between sessions: events, their text never.
 		t.root.AddEvent(EventACPNotification, trace.WithTimestamp(at), trace.WithAttributes(ACPMethod.String(u.SessionUpdate)))
 	case "state_update":
-		a.state(t, u, at)
+		state, stop, usage := u.StateOf()
+		if state == "idle" {
+			a.usage(t, usage)
+		}
+		a.state(t, state, stop, at)
+	case "plan_update":
+		if u.Plan != nil {
+			a.plan(t, u.Plan.Entries, at)
+		}
 	case "compaction_update":
 		var attrs []attribute.KeyValue
 		if u.Status != "" {
@@ -962,10 +1007,14 @@ func (a *ACP) subagent(t *acpTurn, toolCallID, name string, at time.Time) *acpTu
 			return sub
 		}
 	}
+	// Under the tool call it names (Cursor's), else the one in progress
+	// (the protocol's subagent_update names none).
 	parent := top.ctx
 	if tl := t.tools[toolCallID]; tl != nil && !tl.ended {
 		parent = tl.ctx
 	} else if tl := top.tools[toolCallID]; tl != nil && !tl.ended {
+		parent = tl.ctx
+	} else if tl := t.toolFor(""); tl != nil {
 		parent = tl.ctx
 	}
 	attrs := append(a.common(top.sess, "invoke_agent"), ProviderName.String("cursor"))

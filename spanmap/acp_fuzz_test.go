@@ -28,7 +28,7 @@ var acpVocabulary = []string{
 	`<{"jsonrpc":"2.0","id":{N},"result":{"sessionId":"{C}"}}`,
 	`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"{S}","update":{"sessionUpdate":"tool_call","toolCallId":"{T}","status":"in_progress","locations":[{"path":"/p"}]}}}`,
 	`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"{S}","update":{"sessionUpdate":"tool_call_update","toolCallId":"{T}","kind":"execute","status":"completed"}}}`,
-	`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"{S}","update":{"sessionUpdate":"subagent_update","sessionId":"{C}","toolCallId":"{T}","name":"n"}}}`,
+	`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"{S}","update":{"sessionUpdate":"subagent_update","sessionId":"{C}","title":"n","state":{"state":"running"}}}}`,
 	`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"{S}","update":{"sessionUpdate":"subagent_update","sessionId":"{C}","toolCallId":"{T}","status":"completed"}}}`,
 	`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"{S}","update":{"sessionUpdate":"usage_update","cost":{"amount":0.1,"currency":"USD"}}}}`,
 	`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"{S}","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"x"}}}}`,
@@ -44,6 +44,8 @@ var acpVocabulary = []string{
 	`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"{S}","update":{"sessionUpdate":"state_update","state":"idle","stopReason":"end_turn"}}}`,
 	`>{"jsonrpc":"2.0","id":{N},"method":"initialize","params":{"protocolVersion":2}}`,
 	`<{"jsonrpc":"2.0","id":{N},"result":{"protocolVersion":2}}`,
+	`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"{S}","update":{"sessionUpdate":"subagent_update","sessionId":"{C}","state":{"state":"idle"}}}}`,
+	`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"{C}","update":{"sessionUpdate":"subagent_update","sessionId":"{S}","state":{"state":"requires_action"}}}}`,
 }
 
 // FuzzACPOrders: any order of ACP messages, ids and sessions: the model

@@ -14,13 +14,14 @@ const acpNewSessionA = `<{"jsonrpc":"2.0","id":"n","result":{"sessionId":"a"}}`
 func TestACPSubagents(t *testing.T) {
 	spans := acpScript(t, acpNewSession, acpNewSessionA, acpPrompt1,
 		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"a","update":{"sessionUpdate":"tool_call","toolCallId":"task-1","kind":"other","title":"Explore the repo","status":"in_progress"}}}`,
-		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"a","update":{"sessionUpdate":"subagent_update","sessionId":"child-1","toolCallId":"task-1","name":"explore","status":"running"}}}`,
+		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"a","update":{"sessionUpdate":"subagent_update","sessionId":"child-1","title":"explore","state":{"state":"running"}}}}`,
 		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"child-1","update":{"sessionUpdate":"tool_call","toolCallId":"c1","kind":"read","status":"in_progress","locations":[{"path":"/w/x.go"}]}}}`,
 		`<{"jsonrpc":"2.0","id":"r1","method":"fs/read_text_file","params":{"sessionId":"child-1","path":"/w/x.go"}}`,
 		`>{"jsonrpc":"2.0","id":"r1","result":{"content":"x"}}`,
 		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"child-1","update":{"sessionUpdate":"tool_call_update","toolCallId":"c1","status":"completed"}}}`,
 		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"child-1","update":{"sessionUpdate":"usage_update","used":10,"size":100,"cost":{"amount":0.02,"currency":"USD"}}}}`,
-		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"a","update":{"sessionUpdate":"subagent_update","sessionId":"child-1","toolCallId":"task-1","status":"completed"}}}`,
+		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"a","update":{"sessionUpdate":"subagent_update","sessionId":"child-1","state":{"state":"requires_action"}}}}`,
+		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"a","update":{"sessionUpdate":"subagent_update","sessionId":"child-1","state":{"state":"idle","stopReason":"end_turn"}}}}`,
 		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"a","update":{"sessionUpdate":"tool_call_update","toolCallId":"task-1","status":"completed"}}}`,
 		// Cursor's task: a request naming its tool call, answered with the agent's id.
 		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"a","update":{"sessionUpdate":"tool_call","toolCallId":"task-2","kind":"other","status":"in_progress"}}}`,
@@ -59,6 +60,9 @@ func TestACPSubagents(t *testing.T) {
 	if spanAttr(explore[0], "gen_ai.usage.cost") != "0.02" || spanAttr(explore[0], "gen_ai.conversation.id") != "a" {
 		t.Errorf("the subagent's cost and conversation: %v", explore[0].Attributes())
 	}
+	if w := by["requires_action"]; len(w) != 1 || w[0].Parent().SpanID() != explore[0].SpanContext().SpanID() || spanAttr(explore[0], "cursor.subagent.status") != "end_turn" {
+		t.Errorf("the subagent's wait on the person and its end: %v", names(by))
+	}
 	if shell[0].Parent().SpanID().String() != tools["task-2"] || spanAttr(shell[0], "gen_ai.agent.id") != "agent-9" || spanAttr(shell[0], "cursor.subagent.model") != "composer-2" {
 		t.Errorf("Cursor's task: %v", shell[0].Attributes())
 	}
@@ -76,7 +80,7 @@ func TestACPSubagents(t *testing.T) {
 // ends with its turn, incomplete.
 func TestACPSubagentLeftOpenEndsWithItsTurn(t *testing.T) {
 	by := acpSpans(acpScript(t, acpPrompt1,
-		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"a","update":{"sessionUpdate":"subagent_update","sessionId":"child-1","name":"explore"}}}`,
+		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"a","update":{"sessionUpdate":"subagent_update","sessionId":"child-1","title":"explore"}}}`,
 		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"child-1","update":{"sessionUpdate":"agent_thought_chunk","content":{"type":"text","text":"hm"}}}}`,
 	))
 	s := by["invoke_agent explore"]

@@ -270,12 +270,12 @@ func (a *agent) prompt(id json.RawMessage, sid, text string) {
 	case "subagent":
 		child := sid + "-child"
 		a.notify(sid, map[string]any{"sessionUpdate": "tool_call", "toolCallId": "call-t", "title": "Explore", "kind": "other", "status": "in_progress"})
-		a.notify(sid, map[string]any{"sessionUpdate": "subagent_update", "sessionId": child, "toolCallId": "call-t", "name": "explore"})
+		a.notify(sid, map[string]any{"sessionUpdate": "subagent_update", "sessionId": child, "title": "explore", "state": map[string]any{"state": "running"}})
 		a.notify(child, map[string]any{"sessionUpdate": "tool_call", "toolCallId": "call-c1", "kind": "read", "status": "in_progress", "locations": []any{map[string]any{"path": "/w/main.go"}}})
 		a.ask("fs/read_text_file", map[string]any{"sessionId": child, "path": "/w/main.go"})
 		a.notify(child, map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": "call-c1", "status": "completed"})
 		a.notify(child, map[string]any{"sessionUpdate": "usage_update", "used": 100, "size": 1000, "cost": map[string]any{"amount": 0.01, "currency": "USD"}})
-		a.notify(sid, map[string]any{"sessionUpdate": "subagent_update", "sessionId": child, "toolCallId": "call-t", "status": "completed"})
+		a.notify(sid, map[string]any{"sessionUpdate": "subagent_update", "sessionId": child, "state": map[string]any{"state": "idle", "stopReason": "end_turn"}})
 		a.notify(sid, map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": "call-t", "status": "completed"})
 		a.notify(sid, map[string]any{"sessionUpdate": "tool_call", "toolCallId": "call-k", "title": "Task", "kind": "other", "status": "in_progress"})
 		a.ask("cursor/task", map[string]any{"toolCallId": "call-k", "subagentType": "shell", "prompt": "run the tests"})
