@@ -20,6 +20,68 @@ import (
 // pinned (test/acpsdk; .ci/run installs them with npm ci).
 const sdkDir = "test/acpsdk"
 
+// sdkAgent is a command that starts the SDK's agent (whatever arguments
+// it is given, acp among them), or "" to skip: node or the SDK missing.
+func sdkAgent(t *testing.T) (node, agentCmd, dir string) {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("no node")
+	}
+	if _, err := os.Stat(filepath.Join(sdkDir, "node_modules", "@agentclientprotocol", "sdk", "package.json")); err != nil {
+		t.Skipf("the SDK is not installed (npm ci --prefix %s)", sdkDir)
+	}
+	dir, err = filepath.Abs(sdkDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	agentCmd = filepath.Join(t.TempDir(), "sdk-agent")
+	script := "#!/bin/sh\nexec " + node + " " + filepath.Join(dir, "agent.mjs") + "\n" // the agent's arguments (acp) are not node's
+	if err := os.WriteFile(agentCmd, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return node, agentCmd, dir
+}
+
+// TestACPIdByValueWithTheSDKsAgent: an editor that writes a prompt's id
+// as 2.0 gets the SDK agent's answer with id 2; the turn closes on it,
+// while the session is still open.
+func TestACPIdByValueWithTheSDKsAgent(t *testing.T) {
+	_, agentCmd, _ := sdkAgent(t)
+	recv := otlptest.StartGRPC(t)
+	e := startEditor(t, binary, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_AGENT=" + agentCmd}, "acp")
+	sid := e.newSession()
+	e.write(map[string]any{"jsonrpc": "2.0", "id": json.RawMessage("2.0"), "method": "session/prompt",
+		"params": map[string]any{"sessionId": sid, "prompt": []any{map[string]any{"type": "text", "text": "work"}}}})
+	var answerID string
+	for answerID == "" {
+		line, err := e.out.ReadBytes('\n')
+		e.got.Write(line)
+		if err != nil {
+			t.Fatalf("no answer: %v", err)
+		}
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
+			Result json.RawMessage `json:"result"`
+		}
+		_ = json.Unmarshal(line, &m)
+		switch {
+		case m.Method != "" && len(m.ID) > 0:
+			e.answerAgent(m.ID, m.Method, m.Params)
+		case m.Method == "" && len(m.Result) > 0:
+			answerID = string(m.ID)
+		}
+	}
+	t.Logf("the SDK's agent answered the prompt of id 2.0 with id %s", answerID)
+	spans := waitSpans(t, recv, "the turn, closed by its answer", func(s []golden.Span) bool { return len(spansNamed(s, "invoke_agent sdk-agent")) == 1 })
+	if r := spansNamed(spans, "invoke_agent sdk-agent")[0]; value(r, "gen_ai.response.finish_reasons") != `["end_turn"]` || r.Status == "Error" {
+		t.Errorf("the turn: %+v", r)
+	}
+	e.close()
+}
+
 // TestACPWithTheSDKsClientAndAgent: real ACP software nobody here wrote
 // the wire of: the SDK's client drives the SDK's agent directly and
 // through cursor-otel, a turn and then a turn cancelled with the next
@@ -28,22 +90,7 @@ const sdkDir = "test/acpsdk"
 // itself, the tools named by kinds given late, the file reads under the
 // tools that name their files, and the cost each turn added.
 func TestACPWithTheSDKsClientAndAgent(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("no node")
-	}
-	if _, err := os.Stat(filepath.Join(sdkDir, "node_modules", "@agentclientprotocol", "sdk", "package.json")); err != nil {
-		t.Skipf("the SDK is not installed (npm ci --prefix %s)", sdkDir)
-	}
-	abs, err := filepath.Abs(sdkDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	agentCmd := filepath.Join(t.TempDir(), "sdk-agent")
-	script := "#!/bin/sh\nexec " + node + " " + filepath.Join(abs, "agent.mjs") + "\n" // the agent's arguments (acp) are not node's
-	if err := os.WriteFile(agentCmd, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	node, agentCmd, abs := sdkAgent(t)
 	run := func(env []string, args ...string) string {
 		t.Helper()
 		cmd := exec.Command(node, append([]string{filepath.Join(abs, "client.mjs")}, args...)...)
