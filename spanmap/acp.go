@@ -834,6 +834,12 @@ func (a *ACP) answer(req *acpRequest, m *parse.ACPMessage, at time.Time) {
 			a.protocol = v
 		}
 		return
+	case "session/close", "session/delete":
+		// A session closed holds nothing more: forgotten, unless a turn of
+		// it is still open (its answer still closes it).
+		if s := a.sessions[req.session]; s != nil && m.Error == nil && len(s.turns) == 0 {
+			delete(a.sessions, req.session)
+		}
 	case "session/new", "session/load", "session/resume", "session/fork", "session/set_config_option", "session/set_mode":
 		if m.Error == nil {
 			a.sessionAnswer(req, m)

@@ -1,7 +1,13 @@
 package spanmap
 
 import (
+	"context"
 	"testing"
+	"time"
+
+	"go.opentelemetry.io/otel/trace/noop"
+
+	"github.com/cursor-otel/cursor-otel/parse"
 )
 
 // TestACPSessionLife: the session's mode on each turn, its title only as
@@ -57,5 +63,30 @@ func TestACPSessionLife(t *testing.T) {
 		if l := roots[2].Links(); len(l) != 1 || l[0].SpanContext.SpanID() != roots[1].SpanContext().SpanID() || spanAttr(roots[2], "gen_ai.conversation.id") != "b" {
 			t.Errorf("the fork's first turn does not continue its original's chain: %v", l)
 		}
+	}
+}
+
+// TestACPSessionClosedIsForgotten: a closed session's state is dropped
+// (an editor open for days opens many), and one with a turn open is kept
+// until that turn's answer.
+func TestACPSessionClosedIsForgotten(t *testing.T) {
+	a := NewACP(context.Background(), noop.NewTracerProvider().Tracer(""), Options{})
+	at := time.Unix(1_800_000_000, 0)
+	for _, l := range []string{
+		acpNewSession, acpNewSessionA,
+		`>{"jsonrpc":"2.0","id":"c","method":"session/close","params":{"sessionId":"a"}}`,
+		`<{"jsonrpc":"2.0","id":"c","result":{}}`,
+		`>{"jsonrpc":"2.0","id":"p","method":"session/prompt","params":{"sessionId":"b","prompt":[]}}`,
+		`>{"jsonrpc":"2.0","id":"d","method":"session/close","params":{"sessionId":"b"}}`,
+		`<{"jsonrpc":"2.0","id":"d","result":{}}`,
+	} {
+		m, _ := parse.DecodeACP([]byte(l[1:]))
+		a.Observe(l[0] == '>', m, at)
+	}
+	if _, ok := a.sessions["a"]; ok {
+		t.Errorf("the closed session is still held")
+	}
+	if _, ok := a.sessions["b"]; !ok {
+		t.Errorf("the session with a turn open was dropped before its answer")
 	}
 }
