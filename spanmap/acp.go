@@ -262,9 +262,10 @@ func (a *ACP) request(fromEditor bool, m *parse.ACPMessage, at time.Time) {
 				a.setMode(s, ref.ModeID)
 			}
 		}
-		// Any other request the editor makes during a turn, known or
-		// not, is a span of that turn, from request to answer.
-		if t := a.turnFor(ref); t != nil && m.Method != "initialize" {
+		// Any other request the editor makes of a session during its turn,
+		// known or not, is a span of that turn, from request to answer
+		// (one naming no session, session/new or list, is no turn's).
+		if t := a.sessions[ref.SessionID].turn(); t != nil && ref.SessionID != "" {
 			req.turn = t
 			_, req.span = a.tracer.Start(t.ctx, m.Method, trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindClient),
 				trace.WithAttributes(append(a.common(t.sess, m.Method), rpcAttrs(m)...)...))

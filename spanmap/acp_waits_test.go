@@ -97,3 +97,18 @@ func TestACPWaitTextOnlyWithCapture(t *testing.T) {
 		t.Errorf("a captured question and answer: %v", q)
 	}
 }
+
+// TestACPEditorRequestsOfNoTurn: a request the editor makes naming no
+// session (a second session opened meanwhile) is not the open turn's.
+func TestACPEditorRequestsOfNoTurn(t *testing.T) {
+	by := acpSpans(acpScript(t, acpPrompt1,
+		`>{"jsonrpc":"2.0","id":"n","method":"session/new","params":{"cwd":"/w","mcpServers":[]}}`,
+		`<{"jsonrpc":"2.0","id":"n","result":{"sessionId":"b"}}`,
+		`>{"jsonrpc":"2.0","id":"m","method":"session/set_mode","params":{"sessionId":"a","modeId":"plan"}}`,
+		`<{"jsonrpc":"2.0","id":"m","result":{}}`,
+		`<{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn"}}`,
+	))
+	if len(by["session/new"]) != 0 || len(by["session/set_mode"]) != 1 {
+		t.Errorf("editor requests during a turn: %v", names(by))
+	}
+}
