@@ -368,7 +368,9 @@ func (a *ACP) turnFor(ref parse.ACPSessionRef) *acpTurn {
 			if _, ok := t.tools[ref.ToolCallID]; ok && ref.ToolCallID != "" {
 				return t
 			}
-			open = append(open, t)
+			if t.parentTurn == nil { // a subagent runs within a turn: not another
+				open = append(open, t)
+			}
 		}
 	}
 	if len(open) == 1 {

@@ -88,3 +88,25 @@ func TestACPSubagentLeftOpenEndsWithItsTurn(t *testing.T) {
 		t.Errorf("an open subagent at the agent's exit: %v", names(by))
 	}
 }
+
+// TestACPRequestOfASubagentsTool: Cursor's request naming a tool call of
+// a subagent's session goes under that tool, and one naming none goes to
+// the only turn open though a subagent runs in it.
+func TestACPRequestOfASubagentsTool(t *testing.T) {
+	by := acpSpans(acpScript(t, acpPrompt1,
+		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"a","update":{"sessionUpdate":"subagent_update","sessionId":"child-1","title":"explore","state":{"state":"running"}}}}`,
+		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"child-1","update":{"sessionUpdate":"tool_call","toolCallId":"c1","kind":"other","status":"in_progress"}}}`,
+		`<{"jsonrpc":"2.0","id":5,"method":"cursor/ask_question","params":{"toolCallId":"c1","title":"Which?"}}`,
+		`>{"jsonrpc":"2.0","id":5,"result":{"outcome":{"outcome":"answered"}}}`,
+		`<{"jsonrpc":"2.0","id":6,"method":"cursor/create_plan","params":{"plan":"x"}}`,
+		`>{"jsonrpc":"2.0","id":6,"result":{"outcome":{"outcome":"accepted"}}}`,
+		`<{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn"}}`,
+	))
+	q, p, tool := by["cursor/ask_question"], by["cursor/create_plan"], by["execute_tool other"]
+	if len(q) != 1 || len(tool) != 1 || q[0].Parent().SpanID() != tool[0].SpanContext().SpanID() {
+		t.Errorf("the question of the subagent's tool: %v", names(by))
+	}
+	if len(p) != 1 {
+		t.Errorf("the plan naming no tool, with a subagent running: %v", names(by))
+	}
+}
