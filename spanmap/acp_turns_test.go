@@ -78,6 +78,12 @@ func TestACPTurnsAsPeopleMakeThem(t *testing.T) {
 			`<{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}`,
 			`<{"jsonrpc":"2.0","id":1,"result":{"stopReason":"refusal"}}`,
 		}, []string{`["refusal"] Unset 3ms`, `["end_turn"] Unset 1ms`}},
+		{"an agent working two prompts at once", []string{
+			acpPrompt1, acpPrompt2,
+			`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"a","update":{"sessionUpdate":"tool_call","toolCallId":"t1","kind":"read","status":"in_progress"}}}`,
+			`<{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn"}}`,
+			`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"a","update":{"sessionUpdate":"tool_call","toolCallId":"t2","kind":"edit","status":"in_progress"}}}`,
+		}, []string{`["end_turn"] Unset 3ms`, ` Error 4ms`}},
 		{"an id of 2.0 answered 2", []string{
 			`>{"jsonrpc":"2.0","id":2.0,"method":"session/prompt","params":{"sessionId":"a","prompt":[]}}`,
 			acpChunk,
