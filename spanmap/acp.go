@@ -159,7 +159,8 @@ type acpTurn struct {
 	parentTurn *acpTurn
 	subs       []*acpTurn  // a turn's subagents still open
 	child      *acpSession // a subagent's own session, when it has one
-	toolCallID string      // the tool call that started the subagent
+	toolCallID string      // the tool call that started the subagent, as named
+	parentTool *acpTool    // and its span, which the subagent's ends with
 	name       string      // the subagent's name
 	subCost    float64     // the cost of the turn's subagents ended, summed
 	untilIdle  bool        // protocol version 2: its prompt answered, the turn ends at idle
@@ -798,7 +799,7 @@ func (t *acpTurn) toolFor(path string) *acpTool {
 
 func (a *ACP) endTool(t *acpTurn, tl *acpTool, at time.Time) {
 	for _, sub := range slices.Clone(t.topTurn().subs) {
-		if sub.toolCallID != "" && t.tools[sub.toolCallID] == tl {
+		if sub.parentTool == tl {
 			a.endSub(sub, at, "", "") // the tool that ran it is done
 		}
 	}
@@ -1018,13 +1019,16 @@ func (a *ACP) subagent(t *acpTurn, toolCallID, name string, at time.Time) *acpTu
 	}
 	// Under the tool call it names (Cursor's), else the one in progress
 	// (the protocol's subagent_update names none).
-	parent := top.ctx
+	parent, tool := top.ctx, (*acpTool)(nil)
 	if tl := t.tools[toolCallID]; tl != nil && !tl.ended {
-		parent = tl.ctx
+		tool = tl
 	} else if tl := top.tools[toolCallID]; tl != nil && !tl.ended {
-		parent = tl.ctx
+		tool = tl
 	} else if tl := t.toolFor(""); tl != nil {
-		parent = tl.ctx
+		tool = tl
+	}
+	if tool != nil {
+		parent = tool.ctx
 	}
 	attrs := append(a.common(top.sess, "invoke_agent"), ProviderName.String("cursor"))
 	if toolCallID != "" {
@@ -1032,7 +1036,7 @@ func (a *ACP) subagent(t *acpTurn, toolCallID, name string, at time.Time) *acpTu
 	}
 	ctx, span := a.tracer.Start(parent, "invoke_agent", trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
 	sub := &acpTurn{sess: top.sess, ctx: ctx, root: span, tools: map[string]*acpTool{}, start: at, untraced: a.untraced,
-		parentTurn: top, toolCallID: toolCallID, name: name}
+		parentTurn: top, parentTool: tool, toolCallID: toolCallID, name: name}
 	top.subs = append(top.subs, sub)
 	return sub
 }

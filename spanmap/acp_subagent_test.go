@@ -110,3 +110,21 @@ func TestACPRequestOfASubagentsTool(t *testing.T) {
 		t.Errorf("the plan naming no tool, with a subagent running: %v", names(by))
 	}
 }
+
+// TestACPSubagentEndsWithItsTool: a protocol subagent (its update names
+// no tool call) under the tool in progress ends when that tool does, if
+// it said nothing of its end.
+func TestACPSubagentEndsWithItsTool(t *testing.T) {
+	spans := acpScript(t, acpPrompt1,
+		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"a","update":{"sessionUpdate":"tool_call","toolCallId":"task","kind":"other","status":"in_progress"}}}`,
+		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"a","update":{"sessionUpdate":"subagent_update","sessionId":"child-1","title":"explore","state":{"state":"running"}}}}`,
+		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"a","update":{"sessionUpdate":"tool_call_update","toolCallId":"task","status":"completed"}}}`,
+		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"a","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"done"}}}}`,
+		`<{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn"}}`,
+	)
+	by := acpSpans(spans)
+	sub, tool := by["invoke_agent explore"], by["execute_tool other"]
+	if len(sub) != 1 || len(tool) != 1 || !sub[0].EndTime().Equal(tool[0].EndTime()) || sub[0].Status().Code.String() == "Error" {
+		t.Errorf("the subagent and the tool that ran it: %v", names(by))
+	}
+}
