@@ -86,7 +86,7 @@ func normalID(id []byte) string {
 		b, _ := json.Marshal(s)
 		return string(b)
 	case id[0] == '-' || id[0] >= '0' && id[0] <= '9':
-		if bytes.IndexAny(id, ".eE") < 0 {
+		if !bytes.ContainsAny(id, ".eE") {
 			if string(id) == "-0" {
 				return "0"
 			}

@@ -76,7 +76,7 @@ func TestACPEveryWaitOnThePersonASpan(t *testing.T) {
 		for _, ev := range r.Events() {
 			if ev.Name == EventACPTodos {
 				for _, kv := range ev.Attributes {
-					todos = append(todos, string(kv.Key)+"="+kv.Value.Emit())
+					todos = append(todos, string(kv.Key)+"="+kv.Value.String())
 				}
 			}
 		}
