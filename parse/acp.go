@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"math"
+	"strconv"
 )
 
 // ACP (the Agent Client Protocol) is JSON-RPC 2.0, one message a line,
@@ -14,7 +16,7 @@ import (
 // ACPMessage is one JSON-RPC 2.0 message: a request (ID and Method), a
 // notification (Method, no ID), or an answer (ID, Result or Error).
 type ACPMessage struct {
-	ID     string          // the id as written (a number or a quoted string); "" for a notification
+	ID     string          // the id by value (see normalID): a number or a quoted string; "" for a notification
 	Method string          // a request's or notification's
 	Params json.RawMessage // a request's or notification's
 	Result json.RawMessage // an answer's
@@ -59,7 +61,7 @@ func DecodeACP(line []byte) (*ACPMessage, bool) {
 	}
 	m := &ACPMessage{Method: w.Method, Params: w.Params, Result: w.Result, Error: w.Error}
 	if id := bytes.TrimSpace(w.ID); len(id) > 0 && !bytes.Equal(id, []byte("null")) {
-		m.ID = string(id)
+		m.ID = normalID(id)
 	}
 	if m.Method == "" && m.ID == "" {
 		return nil, false
@@ -68,6 +70,38 @@ func DecodeACP(line []byte) (*ACPMessage, bool) {
 		return nil, false // an id alone answers nothing
 	}
 	return m, true
+}
+
+// normalID is an id written so that ids equal by value are equal as
+// text: a number in its shortest integer form when it is one (2.0, 2e0
+// and 2 are "2"), a string quoted canonically ("\u0061" is "a"). A
+// string is never a number: "2" stays "\"2\"", not 2.
+func normalID(id []byte) string {
+	switch {
+	case id[0] == '"':
+		var s string
+		if json.Unmarshal(id, &s) != nil {
+			return string(id)
+		}
+		b, _ := json.Marshal(s)
+		return string(b)
+	case id[0] == '-' || id[0] >= '0' && id[0] <= '9':
+		if !bytes.ContainsAny(id, ".eE") {
+			if string(id) == "-0" {
+				return "0"
+			}
+			return string(id) // an integer as written, however long
+		}
+		f, err := strconv.ParseFloat(string(id), 64)
+		if err != nil {
+			return string(id)
+		}
+		if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+			return strconv.FormatInt(int64(f), 10)
+		}
+		return strconv.FormatFloat(f, 'g', -1, 64)
+	}
+	return string(id)
 }
 
 // ACPLines reads lines of any length, each with its line ending, so that

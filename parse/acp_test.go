@@ -107,3 +107,53 @@ func FuzzACPLines(f *testing.F) {
 		}
 	})
 }
+
+// TestACPIDsByValue: an answer matches its request by the id's value, as
+// JSON-RPC peers compare them (an SDK answers a request of id 2.0 with 2),
+// never a string with a number.
+func TestACPIDsByValue(t *testing.T) {
+	for _, tt := range []struct{ a, b string }{
+		{`2.0`, `2`}, {`2e0`, `2`}, {`20E-1`, `2`}, {`-0`, `0`}, {`-0.0`, `0`},
+		{`"a"`, `"\u0061"`}, {`12345678901234567890`, `12345678901234567890`}, {`0.5`, `5e-1`},
+	} {
+		if x, y := idOf(t, tt.a), idOf(t, tt.b); x != y {
+			t.Errorf("id %s is %q, id %s is %q: want the same", tt.a, x, tt.b, y)
+		}
+	}
+	for _, tt := range []struct{ a, b string }{{`"2"`, `2`}, {`2.5`, `2`}, {`"2.0"`, `"2"`}, {`12345678901234567890`, `12345678901234567891`}} {
+		if x, y := idOf(t, tt.a), idOf(t, tt.b); x == y {
+			t.Errorf("id %s and id %s are both %q: want them different", tt.a, tt.b, x)
+		}
+	}
+}
+
+func idOf(t *testing.T, id string) string {
+	t.Helper()
+	m, ok := DecodeACP([]byte(`{"jsonrpc":"2.0","id":` + id + `,"result":{}}`))
+	if !ok {
+		t.Fatalf("id %s: not decoded", id)
+	}
+	return m.ID
+}
+
+// TestACPUsageInputCountsCached: the input tokens include the cached ones,
+// whichever way the agent counts inputTokens.
+func TestACPUsageInputCountsCached(t *testing.T) {
+	for _, tt := range []struct {
+		name, usage string
+		want        int64
+	}{
+		{"input already whole (total = input + output)", `{"inputTokens":1200,"outputTokens":300,"totalTokens":1500,"cachedReadTokens":800}`, 1200},
+		{"fresh input (total counts the cache apart)", `{"inputTokens":400,"outputTokens":300,"totalTokens":1500,"cachedReadTokens":800}`, 1200},
+		{"fresh input with cache writes, snake case", `{"input_tokens":100,"output_tokens":10,"total_tokens":160,"cached_read_tokens":20,"cached_write_tokens":30}`, 150},
+		{"no total: as given", `{"inputTokens":100,"cachedReadTokens":20}`, 100},
+	} {
+		var u ACPUsage
+		if err := json.Unmarshal([]byte(tt.usage), &u); err != nil {
+			t.Fatal(err)
+		}
+		if got := u.Input(); got != tt.want {
+			t.Errorf("%s: input %d, want %d", tt.name, got, tt.want)
+		}
+	}
+}

@@ -41,12 +41,26 @@ type ACPUsage struct {
 
 	InputTokensSnake       int64 `json:"input_tokens"`
 	OutputTokensSnake      int64 `json:"output_tokens"`
+	TotalTokensSnake       int64 `json:"total_tokens"`
 	CachedReadTokensSnake  int64 `json:"cached_read_tokens"`
 	CachedWriteTokensSnake int64 `json:"cached_write_tokens"`
 }
 
-// Input, Output, CacheRead and CacheWrite read either spelling.
-func (u ACPUsage) Input() int64      { return max(u.InputTokens, u.InputTokensSnake) }
+// Input is the input tokens, the cached ones included (as the OpenTelemetry
+// conventions count them). The schema leaves open whether inputTokens
+// counts the cached tokens; an agent whose totalTokens covers input, output
+// and the cache figures apart gives fresh input, and the cached tokens
+// are added. Otherwise inputTokens is taken as the whole input (totalTokens
+// = input + output, as the schema's own examples have it).
+func (u ACPUsage) Input() int64 {
+	in, cached := max(u.InputTokens, u.InputTokensSnake), u.CacheRead()+u.CacheWrite()
+	if total := max(u.TotalTokens, u.TotalTokensSnake); cached > 0 && total >= in+u.Output()+u.ThoughtTokens+cached {
+		return in + cached
+	}
+	return in
+}
+
+// Output, CacheRead and CacheWrite read either spelling.
 func (u ACPUsage) Output() int64     { return max(u.OutputTokens, u.OutputTokensSnake) }
 func (u ACPUsage) CacheRead() int64  { return max(u.CachedReadTokens, u.CachedReadTokensSnake) }
 func (u ACPUsage) CacheWrite() int64 { return max(u.CachedWriteTokens, u.CachedWriteTokensSnake) }
@@ -56,7 +70,30 @@ func (u ACPUsage) CacheWrite() int64 { return max(u.CachedWriteTokens, u.CachedW
 type ACPSessionResult struct {
 	SessionID     string            `json:"sessionId"`
 	Models        *ACPModels        `json:"models"`
+	Modes         *ACPModes         `json:"modes"`
 	ConfigOptions []ACPConfigOption `json:"configOptions"`
+}
+
+// ACPModes is a session's mode state (ask, agent, plan…).
+type ACPModes struct {
+	CurrentModeID string `json:"currentModeId"`
+}
+
+// ModeOf is the current mode a session's answer or update names: its
+// configOptions entry of category mode, or its modes' currentModeId.
+func ModeOf(modes *ACPModes, opts []ACPConfigOption) string {
+	for _, o := range opts {
+		if o.Category == "mode" {
+			var s string
+			if json.Unmarshal(o.CurrentValue, &s) == nil && s != "" {
+				return s
+			}
+		}
+	}
+	if modes != nil {
+		return modes.CurrentModeID
+	}
+	return ""
 }
 
 // ACPModels is a session's model state.
@@ -91,18 +128,81 @@ func ModelOf(models *ACPModels, opts []ACPConfigOption) string {
 // ACPSessionRef is any params naming a session (session/load, set_model,
 // set_config_option, cancel, and the agent's requests).
 type ACPSessionRef struct {
-	SessionID string          `json:"sessionId"`
-	ModelID   string          `json:"modelId"`  // session/set_model
-	ConfigID  string          `json:"configId"` // session/set_config_option
-	Value     json.RawMessage `json:"value"`    // session/set_config_option
-	Path      string          `json:"path"`     // fs/*
-	Command   string          `json:"command"`  // terminal/create
-	ToolCall  *ACPToolCall    `json:"toolCall"` // session/request_permission
-	Options   []struct {
+	SessionID string `json:"sessionId"`
+	ModelID   string `json:"modelId"` // session/set_model
+	ModeID    string `json:"modeId"`  // session/set_mode
+	// ToolCallID is the tool call a Cursor extension's request belongs to
+	// (cursor/ask_question, create_plan, update_todos, task,
+	// generate_image: they carry no sessionId).
+	ToolCallID string `json:"toolCallId"`
+	// cursor/task's subagent, as far as it says.
+	SubagentType string `json:"subagentType"`
+	Name         string `json:"name"`
+	Model        string `json:"model"`
+	// cursor/update_todos' list.
+	Todos    []ACPTodo       `json:"todos"`
+	ConfigID string          `json:"configId"` // session/set_config_option
+	Value    json.RawMessage `json:"value"`    // session/set_config_option
+	Path     string          `json:"path"`     // fs/*
+	Command  string          `json:"command"`  // terminal/create
+	ToolCall *ACPToolCall    `json:"toolCall"` // session/request_permission
+	Options  []struct {
 		OptionID string `json:"optionId"`
 		Name     string `json:"name"`
 		Kind     string `json:"kind"`
 	} `json:"options"` // session/request_permission
+}
+
+// ACPTodo is one entry of a todo list (cursor/update_todos).
+type ACPTodo struct {
+	ID      string `json:"id"`
+	Content string `json:"content"`
+	Status  string `json:"status"`
+}
+
+// ACPTaskResult is cursor/task's answer: the subagent that ran.
+type ACPTaskResult struct {
+	AgentID    string `json:"agentId"`
+	DurationMs *int64 `json:"durationMs"`
+}
+
+// ACPOutcome is what the person answered a wait with, as the answer says
+// it: a permission's or question's outcome, an elicitation's action, a
+// plan's approval. "" when the answer says none of these.
+func ACPOutcome(result json.RawMessage) string {
+	var r struct {
+		Outcome  json.RawMessage `json:"outcome"`
+		Action   string          `json:"action"`
+		Decision string          `json:"decision"`
+		Approved *bool           `json:"approved"`
+		Accepted *bool           `json:"accepted"`
+	}
+	if json.Unmarshal(result, &r) != nil {
+		return ""
+	}
+	var text string
+	var nested struct {
+		Outcome string `json:"outcome"`
+	}
+	switch {
+	case json.Unmarshal(r.Outcome, &text) == nil && text != "":
+		return text
+	case json.Unmarshal(r.Outcome, &nested) == nil && nested.Outcome != "":
+		return nested.Outcome
+	case r.Action != "":
+		return r.Action
+	case r.Decision != "":
+		return r.Decision
+	}
+	for _, b := range []*bool{r.Approved, r.Accepted} {
+		if b != nil {
+			if *b {
+				return "approved"
+			}
+			return "rejected"
+		}
+	}
+	return ""
 }
 
 // ACPUpdateParams is session/update's params.
@@ -120,7 +220,23 @@ type ACPUpdate struct {
 	ConfigOptions []ACPConfigOption `json:"configOptions"` // config_option_update
 	Used          *int64            `json:"used"`          // usage_update
 	Size          *int64            `json:"size"`          // usage_update
-	Cost          *struct {
+	CurrentModeID string            `json:"currentModeId"` // current_mode_update
+	// State is state_update's state (protocol version 2: a string beside
+	// stopReason and usage) or subagent_update's (an object of the same
+	// fields): read with StateOf.
+	State      json.RawMessage `json:"state"`
+	StopReason string          `json:"stopReason"`
+	Usage      *ACPUsage       `json:"usage"`
+	// Plan is plan_update's plan (its entries when it is of type items).
+	Plan *struct {
+		Type    string         `json:"type"`
+		Entries []ACPPlanEntry `json:"entries"`
+	} `json:"plan"`
+	// ChildSessionID is the subagent session a subagent_update announces
+	// (the update's own sessionId; the params' is the parent's).
+	ChildSessionID string `json:"sessionId"`
+	Name           string `json:"name"` // subagent_update: the subagent's name
+	Cost           *struct {
 		Amount   float64 `json:"amount"`
 		Currency string  `json:"currency"`
 	} `json:"cost"` // usage_update
@@ -135,6 +251,26 @@ type ACPToolCall struct {
 	Status     string          `json:"status"`
 	RawInput   json.RawMessage `json:"rawInput"`
 	RawOutput  json.RawMessage `json:"rawOutput"`
+	Locations  []ACPLocation   `json:"locations"`
+}
+
+// MCP is the MCP tool and its server a tool call's rawInput names
+// (Cursor's MCP tools: toolName and providerIdentifier); "" when none.
+func (tc ACPToolCall) MCP() (tool, server string) {
+	var in struct {
+		ToolName           string `json:"toolName"`
+		ProviderIdentifier string `json:"providerIdentifier"`
+	}
+	if len(tc.RawInput) == 0 || json.Unmarshal(tc.RawInput, &in) != nil {
+		return "", ""
+	}
+	return in.ToolName, in.ProviderIdentifier
+}
+
+// ACPLocation is a file a tool call works on.
+type ACPLocation struct {
+	Path string `json:"path"`
+	Line *int   `json:"line"`
 }
 
 // ACPPlanEntry is one entry of a plan.
@@ -152,11 +288,58 @@ type ACPPermissionResult struct {
 	} `json:"outcome"`
 }
 
+// StateOf is a state update's state (running, requires_action, idle,
+// unknown…), its stopReason and usage, whichever shape carries them.
+func (u ACPUpdate) StateOf() (state, stopReason string, usage *ACPUsage) {
+	var s string
+	if json.Unmarshal(u.State, &s) == nil {
+		return s, u.StopReason, u.Usage
+	}
+	var o struct {
+		State      string    `json:"state"`
+		StopReason string    `json:"stopReason"`
+		Usage      *ACPUsage `json:"usage"`
+	}
+	if json.Unmarshal(u.State, &o) == nil {
+		return o.State, o.StopReason, o.Usage
+	}
+	return "", "", nil
+}
+
 // ChunkText is a chunk's text, when its content is a text block.
 func (u ACPUpdate) ChunkText() string {
 	var b ACPContentBlock
 	if json.Unmarshal(u.Content, &b) == nil {
 		return b.Text
+	}
+	return ""
+}
+
+// ACPInitialize is initialize's params (the editor's) or its answer (the
+// agent's): who speaks, and the protocol version each side gives (the
+// answer's is the one agreed).
+type ACPInitialize struct {
+	ProtocolVersion json.RawMessage    `json:"protocolVersion"`
+	ClientInfo      *ACPImplementation `json:"clientInfo"`
+	AgentInfo       *ACPImplementation `json:"agentInfo"`
+}
+
+// ACPImplementation names a client or an agent.
+type ACPImplementation struct {
+	Name    string `json:"name"`
+	Title   string `json:"title"`
+	Version string `json:"version"`
+}
+
+// Version is the protocol version as text (a number in v1; "" if none).
+func (i ACPInitialize) Version() string {
+	var n json.Number
+	if json.Unmarshal(i.ProtocolVersion, &n) == nil {
+		return n.String()
+	}
+	var s string
+	if json.Unmarshal(i.ProtocolVersion, &s) == nil {
+		return s
 	}
 	return ""
 }

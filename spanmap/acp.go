@@ -1,9 +1,12 @@
 package spanmap
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -40,17 +43,36 @@ const (
 	ACPContextUsed    = attribute.Key("cursor.context.used_tokens")
 	ACPContextSize    = attribute.Key("cursor.context.size_tokens")
 	ACPCostCurrency   = attribute.Key("cursor.usage.cost_currency")
+	ACPSessionCost    = attribute.Key("cursor.session.cost") // the session's cumulative cost at the turn's last report, in cursor.usage.cost_currency
 	ACPUnanswered     = attribute.Key("cursor.acp.unanswered")
 	ACPUntracedBytes  = attribute.Key("cursor.acp.untraced_bytes")
 	ACPTurnEnd        = attribute.Key("cursor.acp.turn_end")
 	ACPPlanEntries    = attribute.Key("cursor.plan.entries")
 	ACPPlanStatuses   = attribute.Key("cursor.plan.statuses")
 	ACPMethod         = attribute.Key("cursor.acp.method")
+	// The waits on the person and the todo list.
+	ACPWait         = attribute.Key("cursor.acp.wait") // true: the agent waited on the person
+	ACPOutcome      = attribute.Key("cursor.acp.outcome")
+	ACPRequestText  = attribute.Key("cursor.acp.request")  // a wait's request, with content capture
+	ACPResponseText = attribute.Key("cursor.acp.response") // and the person's answer
+	ACPTodoStatuses = attribute.Key("cursor.todos.statuses")
+	ACPTodoEntries  = attribute.Key("cursor.todos.entries")
+	// The session's life.
+	ACPSessionTitle     = attribute.Key("cursor.session.title") // session_info_update's, with content capture
+	ACPCompactionStatus = attribute.Key("cursor.compaction.status")
+	// Who speaks (initialize).
+	AgentVersion       = attribute.Key("gen_ai.agent.version")
+	ACPAgentName       = attribute.Key("cursor.acp.agent.name")
+	ACPAgentVersion    = attribute.Key("cursor.acp.agent.version")
+	ACPClientName      = attribute.Key("cursor.acp.client.name")
+	ACPClientVersion   = attribute.Key("cursor.acp.client.version")
+	ACPProtocolVersion = attribute.Key("cursor.acp.protocol_version")
 )
 
 // Event names of an ACP turn.
 const (
 	EventACPPlan         = "cursor.plan"
+	EventACPTodos        = "cursor.todos"            // cursor/update_todos: the list as it stands
 	EventACPNotification = "cursor.acp.notification" // session/cancel, and methods the trace has no span for
 )
 
@@ -65,6 +87,9 @@ type ACP struct {
 	pending  map[string]*acpRequest
 	sessions map[string]*acpSession
 	untraced int64 // bytes of the session the tracer did not see (it fell behind)
+	// who: initialize's agentInfo and clientInfo, and the protocol
+	// version (the agent's answer's, agreed; else the editor's).
+	agent, agentVersion, client, clientVersion, protocol string
 	// TurnEnded is called after each turn's root ends (the caller
 	// flushes the trace then); nil does nothing.
 	TurnEnded func()
@@ -75,6 +100,7 @@ type acpRequest struct {
 	session string
 	at      time.Time
 	span    trace.Span // the span the request opened, if any
+	sub     *acpTurn   // the subagent cursor/task started
 	turn    *acpTurn
 	params  json.RawMessage
 }
@@ -82,32 +108,77 @@ type acpRequest struct {
 type acpSession struct {
 	id       string
 	model    string
+	mode     string // the session's mode (set_mode, current_mode_update), on each turn
+	title    string // session_info_update's, on each turn with content capture
 	lastRoot trace.SpanContext
-	turn     *acpTurn
+	// cost is the session's cumulative cost last reported (usage_update),
+	// in currency; costKnown says it is known from the session's start,
+	// so that the next report's difference is the turn's (a session
+	// loaded or resumed has cost before this process saw it).
+	cost      float64
+	currency  string
+	costKnown bool
+	// turns are the session's turns not yet answered, in the order their
+	// prompts came: an agent answers a prompt sent before the previous
+	// one's answer after it (or cancels the previous one), so what the
+	// agent does meanwhile is the oldest turn's.
+	turns []*acpTurn
+}
+
+// turn is the turn the agent is working on: the oldest not yet answered.
+func (s *acpSession) turn() *acpTurn {
+	if s == nil {
+		return nil
+	}
+	for _, t := range s.turns {
+		if !t.ended {
+			return t
+		}
+	}
+	return nil
 }
 
 type acpTurn struct {
-	sess     *acpSession
-	ctx      context.Context // holds the root
-	root     trace.Span
-	tools    map[string]*acpTool
-	current  *acpTool // the tool call in progress: where the agent's requests go
-	thinking *acpThinking
-	cost     *float64
-	currency string
-	used     *int64
-	size     *int64
-	output   strings.Builder
-	untraced int64 // a.untraced when the turn began
+	sess        *acpSession
+	ctx         context.Context // holds the root
+	root        trace.Span
+	tools       map[string]*acpTool
+	current     *acpTool // the tool call in progress: where the agent's requests go
+	thinking    *acpThinking
+	cost        *float64 // what the turn added to the session's cost, when known
+	sessionCost *float64 // the session's cumulative cost at the turn's last report
+	currency    string
+	used        *int64
+	size        *int64
+	output      strings.Builder
+	// outputDropped are the bytes of the answer past what output keeps.
+	outputDropped int64
+	untraced      int64 // a.untraced when the turn began
+	ended         bool
+	// A subagent is an acpTurn too: its span is root, under parentTurn.
+	parentTurn *acpTurn
+	subs       []*acpTurn  // a turn's subagents still open
+	child      *acpSession // a subagent's own session, when it has one
+	toolCallID string      // the tool call that started the subagent, as named
+	parentTool *acpTool    // and its span, which the subagent's ends with
+	name       string      // the subagent's name
+	subCost    float64     // the cost of the turn's subagents ended, summed
+	untilIdle  bool        // protocol version 2: its prompt answered, the turn ends at idle
+	waiting    trace.Span  // protocol version 2: requires_action, until the next state
+	start      time.Time
+	first      time.Time // the first agent_message_chunk's
 }
 
 type acpTool struct {
 	span  trace.Span
 	ctx   context.Context
-	name  string
 	kind  string
-	last  time.Time
-	ended bool
+	paths []string // its locations' files
+	// mcpTool and mcpServer: an MCP tool's name and server (rawInput's
+	// toolName and providerIdentifier).
+	mcpTool, mcpServer string
+	last               time.Time
+	ended              bool
 }
 
 type acpThinking struct {
@@ -167,54 +238,277 @@ func (a *ACP) request(fromEditor bool, m *parse.ACPMessage, at time.Time) {
 	var ref parse.ACPSessionRef
 	_ = json.Unmarshal(m.Params, &ref)
 	req := &acpRequest{method: m.Method, session: ref.SessionID, at: at, params: m.Params}
+	if old := a.pending[reqKey(fromEditor, m.ID)]; old != nil {
+		a.abandon(old, at) // an id reused before its answer: the answer will be the new one's
+	}
 	a.pending[reqKey(fromEditor, m.ID)] = req
 	if fromEditor {
 		switch m.Method {
+		case "initialize":
+			var p parse.ACPInitialize
+			_ = json.Unmarshal(m.Params, &p)
+			if p.ClientInfo != nil {
+				a.client, a.clientVersion = p.ClientInfo.Name, p.ClientInfo.Version
+			}
+			a.protocol = p.Version()
 		case "session/prompt":
 			a.beginTurn(req, m, at)
+			return
 		case "session/set_model":
 			if s := a.session(ref.SessionID); s != nil && ref.ModelID != "" {
 				s.model = ref.ModelID
 			}
+		case "session/set_mode":
+			if s := a.session(ref.SessionID); s != nil && ref.ModeID != "" {
+				a.setMode(s, ref.ModeID)
+			}
+		}
+		// Any other request the editor makes of a session during its turn,
+		// known or not, is a span of that turn, from request to answer
+		// (one naming no session, session/new or list, is no turn's).
+		if t := a.sessions[ref.SessionID].turn(); t != nil && ref.SessionID != "" {
+			req.turn = t
+			_, req.span = a.tracer.Start(t.ctx, m.Method, trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindClient),
+				trace.WithAttributes(append(a.common(t.sess, m.Method), rpcAttrs(m)...)...))
 		}
 		return
 	}
-	// The agent asks the editor: work done for the turn in progress.
-	s := a.sessions[ref.SessionID]
-	if s == nil || s.turn == nil {
+	// The agent asks the editor: work done for the turn in progress, or
+	// a wait on the person. cursor-otel only watches: the editor answers.
+	t := a.turnFor(ref)
+	if t == nil {
 		return
 	}
-	t := s.turn
+	s := t.sess
 	req.turn = t
 	parent := t.ctx
+	if tl := t.tools[ref.ToolCallID]; ref.ToolCallID != "" && tl != nil && !tl.ended {
+		parent = tl.ctx
+	} else if tl := t.toolFor(ref.Path); tl != nil {
+		parent = tl.ctx
+	}
+	start := func(name, op string, kind trace.SpanKind, attrs ...attribute.KeyValue) {
+		attrs = append(append(a.common(s, op), rpcAttrs(m)...), attrs...)
+		if a.rec.opts.CaptureContent && isWait(m.Method) && len(m.Params) > 0 {
+			attrs = append(attrs, ACPRequestText.String(a.rec.jsonText(string(m.Params), a.rec.opts.MaxContent)))
+		}
+		_, req.span = a.tracer.Start(parent, name, trace.WithTimestamp(at), trace.WithSpanKind(kind), trace.WithAttributes(attrs...))
+	}
 	switch {
 	case m.Method == "session/request_permission":
 		if ref.ToolCall != nil && ref.ToolCall.ToolCallID != "" {
 			parent = a.tool(t, *ref.ToolCall, at).ctx
 		}
-		_, req.span = a.tracer.Start(parent, "request_permission", trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindClient),
-			trace.WithAttributes(a.common(s, "request_permission")...),
-			trace.WithAttributes(rpcAttrs(m)...))
-	default:
-		if t.current != nil && !t.current.ended {
-			parent = t.current.ctx
+		start("request_permission", "request_permission", trace.SpanKindClient, ACPWait.Bool(true))
+	case acpWaits[m.Method] != "":
+		start(m.Method, acpWaits[m.Method], trace.SpanKindClient, ACPWait.Bool(true))
+	case m.Method == "cursor/task":
+		// A subagent: its span is the subagent's, ended by the answer.
+		name := ref.SubagentType
+		if name == "" {
+			name = ref.Name
 		}
-		attrs := append(a.common(s, "execute_tool"), rpcAttrs(m)...)
+		sub := a.subagent(t, ref.ToolCallID, name, at)
+		req.sub = sub
+		if ref.SubagentType != "" {
+			sub.root.SetAttributes(SubagentType.String(a.rec.text(ref.SubagentType, maxMessage)))
+		}
+		if ref.Model != "" {
+			sub.root.SetAttributes(SubagentModel.String(a.rec.text(ref.Model, maxMessage)))
+		}
+	case m.Method == "cursor/update_todos":
+		// Not a span: the todo list as it stands, an event.
+		a.todos(t, ref.Todos, at)
+	case m.Method == "cursor/generate_image":
+		start("execute_tool generate_image", "execute_tool", trace.SpanKindInternal, ToolName.String("generate_image"), ToolType.String("function"))
+	default:
+		var attrs []attribute.KeyValue
 		if ref.Path != "" {
 			attrs = append(attrs, ToolPath.String(a.rec.text(ref.Path, a.rec.opts.MaxContent)))
 		}
-		_, req.span = a.tracer.Start(parent, m.Method, trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
+		start(m.Method, "execute_tool", trace.SpanKindClient, attrs...)
 	}
+}
+
+// abandon ends what a request opened that its answer will never end.
+func (a *ACP) abandon(req *acpRequest, at time.Time) {
+	if req.span != nil {
+		req.span.SetAttributes(ACPUnanswered.Bool(true))
+		req.span.SetStatus(codes.Error, "its id was used again before its answer")
+		req.span.End(trace.WithTimestamp(at))
+	}
+	if req.sub != nil {
+		a.endSub(req.sub, at, "incomplete", "")
+	}
+}
+
+// acpWaits are the agent's requests that wait on the person, beside
+// session/request_permission, with their gen_ai.operation.name: a
+// question, a plan to approve, the protocol's elicitation.
+var acpWaits = map[string]string{
+	"cursor/ask_question": "ask_question",
+	"cursor/create_plan":  "create_plan",
+	"elicitation/create":  "elicitation",
+}
+
+func isWait(method string) bool {
+	return method == "session/request_permission" || acpWaits[method] != ""
+}
+
+// turnFor is the turn an agent's request is work for: its session's (a
+// subagent's session's is the subagent), else (Cursor's extensions name
+// no session) the turn with the tool call it names, else the only turn
+// open.
+func (a *ACP) turnFor(ref parse.ACPSessionRef) *acpTurn {
+	if ref.SessionID != "" {
+		return a.sessions[ref.SessionID].turn()
+	}
+	var open []*acpTurn
+	for _, s := range a.sessions {
+		if t := s.turn(); t != nil {
+			if _, ok := t.tools[ref.ToolCallID]; ok && ref.ToolCallID != "" {
+				return t
+			}
+			if t.parentTurn == nil { // a subagent runs within a turn: not another
+				open = append(open, t)
+			}
+		}
+	}
+	if len(open) == 1 {
+		return open[0]
+	}
+	return nil
+}
+
+// todos records a todo list as it stands: an event with each entry's
+// status (and its text, with content capture).
+func (a *ACP) todos(t *acpTurn, todos []parse.ACPTodo, at time.Time) {
+	statuses, contents := make([]string, 0, len(todos)), make([]string, 0, len(todos))
+	for _, e := range todos {
+		statuses = append(statuses, e.Status)
+		if a.rec.opts.CaptureContent {
+			contents = append(contents, a.rec.text(e.Content, a.rec.opts.MaxContent))
+		}
+	}
+	attrs := []attribute.KeyValue{ACPTodoStatuses.StringSlice(statuses)}
+	if a.rec.opts.CaptureContent {
+		attrs = append(attrs, ACPTodoEntries.StringSlice(contents))
+	}
+	t.root.AddEvent(EventACPTodos, trace.WithTimestamp(at), trace.WithAttributes(attrs...))
 }
 
 // common are the attributes every span of a session carries.
 func (a *ACP) common(s *acpSession, op string) []attribute.KeyValue {
-	attrs := []attribute.KeyValue{AgentName.String("cursor-agent")}
+	attrs := []attribute.KeyValue{AgentName.String(a.agentName())}
 	if op != "" {
 		attrs = append(attrs, OperationName.String(op))
 	}
 	if s != nil && s.id != "" {
 		attrs = append(attrs, ConversationID.String(s.id))
+	}
+	return attrs
+}
+
+// plan records a plan as it stands: an event with its entries' statuses
+// (and their text, with content capture).
+func (a *ACP) plan(t *acpTurn, plan []parse.ACPPlanEntry, at time.Time) {
+	entries, statuses := make([]string, 0, len(plan)), make([]string, 0, len(plan))
+	for _, e := range plan {
+		statuses = append(statuses, e.Status)
+		if a.rec.opts.CaptureContent {
+			entries = append(entries, a.rec.text(e.Content, a.rec.opts.MaxContent))
+		}
+	}
+	attrs := []attribute.KeyValue{ACPPlanStatuses.StringSlice(statuses)}
+	if a.rec.opts.CaptureContent {
+		attrs = append(attrs, ACPPlanEntries.StringSlice(entries))
+	}
+	t.root.AddEvent(EventACPPlan, trace.WithTimestamp(at), trace.WithAttributes(attrs...))
+}
+
+// state takes a state snapshot (protocol version 2's state_update, or a
+// subagent's in its subagent_update): time in requires_action is a wait
+// on the person, a span until the next state; idle ends the turn (or the
+// subagent's run) with its stopReason.
+func (a *ACP) state(t *acpTurn, state, stopReason string, at time.Time) {
+	if state == "" {
+		return // unchanged
+	}
+	if t.waiting != nil {
+		t.waiting.End(trace.WithTimestamp(at))
+		t.waiting = nil
+	}
+	switch state {
+	case "requires_action":
+		_, t.waiting = a.tracer.Start(t.ctx, "requires_action", trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindInternal),
+			trace.WithAttributes(append(a.common(t.sess, "requires_action"), ACPWait.Bool(true))...))
+	case "idle":
+		switch {
+		case t.parentTurn != nil:
+			a.endSub(t, at, cmp.Or(stopReason, "idle"), "")
+		case t.untilIdle || a.protocol == "2":
+			a.endTurn(t, at, stopReason, codes.Unset, "")
+		}
+	}
+}
+
+// subagentUpdate takes a subagent_update on the parent session s: the
+// first for a child session announces it (a subagent under the tool
+// call that started it), a later one may rename it or give its state.
+func (a *ACP) subagentUpdate(t *acpTurn, s *acpSession, u parse.ACPUpdate, at time.Time) {
+	state, stop, _ := u.StateOf()
+	name := cmp.Or(u.Title, u.Name)
+	var sub *acpTurn
+	child := a.sessions[u.ChildSessionID]
+	if ct := child.turn(); ct != nil && ct.parentTurn != nil {
+		sub = ct
+	}
+	if sub == nil {
+		if state == "idle" {
+			return // a subagent at rest, not running for this turn
+		}
+		sub = a.subagent(t, u.ToolCallID, name, at)
+		if u.ChildSessionID != "" && u.ChildSessionID != s.id {
+			a.bind(sub, a.session(u.ChildSessionID))
+		}
+	}
+	if name != "" {
+		sub.name = name
+	}
+	a.state(sub, state, stop, at)
+	switch u.Status { // Cursor's subagent_spawned, as far as it says
+	case "completed", "failed", "cancelled", "error":
+		a.endSub(sub, at, u.Status, "")
+	}
+}
+
+// setMode records the session's mode, on its turns open and to come.
+func (a *ACP) setMode(s *acpSession, mode string) {
+	s.mode = mode
+	for _, t := range s.turns {
+		t.root.SetAttributes(ComposerMode.String(mode))
+	}
+}
+
+// agentName is the agent's name as initialize gave it, else cursor-agent.
+func (a *ACP) agentName() string {
+	if a.agent != "" {
+		return a.agent
+	}
+	return "cursor-agent"
+}
+
+// who are the attributes naming the agent and the editor, on each root.
+func (a *ACP) who() []attribute.KeyValue {
+	var attrs []attribute.KeyValue
+	for _, kv := range []struct {
+		key   attribute.Key
+		value string
+	}{{AgentVersion, a.agentVersion}, {ACPAgentName, a.agent}, {ACPAgentVersion, a.agentVersion},
+		{ACPClientName, a.client}, {ACPClientVersion, a.clientVersion}, {ACPProtocolVersion, a.protocol}} {
+		if kv.value != "" {
+			attrs = append(attrs, kv.key.String(a.rec.text(kv.value, maxMessage)))
+		}
 	}
 	return attrs
 }
@@ -230,9 +524,6 @@ func (a *ACP) beginTurn(req *acpRequest, m *parse.ACPMessage, at time.Time) {
 			a.sessions[""] = s
 		}
 	}
-	if s.turn != nil {
-		a.endTurn(s.turn, at, "", codes.Error, "a new prompt came before this turn's answer")
-	}
 	parent := a.envCtx
 	if p.Meta.Traceparent != "" {
 		carrier := propagation.MapCarrier{"traceparent": p.Meta.Traceparent, "tracestate": p.Meta.Tracestate}
@@ -241,9 +532,16 @@ func (a *ACP) beginTurn(req *acpRequest, m *parse.ACPMessage, at time.Time) {
 		}
 	}
 	attrs := append(a.common(s, "invoke_agent"), ProviderName.String("cursor"))
+	attrs = append(attrs, a.who()...)
 	attrs = append(attrs, rpcAttrs(m)...)
 	if s.model != "" {
 		attrs = append(attrs, RequestModel.String(s.model))
+	}
+	if s.mode != "" {
+		attrs = append(attrs, ComposerMode.String(s.mode))
+	}
+	if s.title != "" {
+		attrs = append(attrs, ACPSessionTitle.String(s.title))
 	}
 	if a.rec.opts.CaptureContent {
 		var text strings.Builder
@@ -254,14 +552,26 @@ func (a *ACP) beginTurn(req *acpRequest, m *parse.ACPMessage, at time.Time) {
 			attrs = append(attrs, InputMessages.String(inputMessage(a.rec.text(text.String(), a.rec.opts.MaxContent))))
 		}
 	}
+	turns := a.rec.opts.Turns
+	if !s.lastRoot.IsValid() && s.id != "" && turns != nil {
+		// The session's turns before this process: an editor that
+		// restarted the agent and loaded or resumed the session.
+		if last, ok := turns.Last(s.id); ok {
+			s.lastRoot = last
+		}
+	}
 	opts := []trace.SpanStartOption{trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...)}
 	if s.lastRoot.IsValid() {
 		opts = append(opts, trace.WithLinks(trace.Link{SpanContext: s.lastRoot}))
 	}
-	ctx, root := a.tracer.Start(trace.ContextWithSpanContext(context.Background(), trace.SpanContextFromContext(parent)), SessionName, opts...)
-	t := &acpTurn{sess: s, ctx: ctx, root: root, tools: map[string]*acpTool{}, untraced: a.untraced}
-	s.turn, req.turn = t, t
+	ctx, root := a.tracer.Start(trace.ContextWithSpanContext(context.Background(), trace.SpanContextFromContext(parent)), "invoke_agent "+a.agentName(), opts...)
+	t := &acpTurn{sess: s, ctx: ctx, root: root, tools: map[string]*acpTool{}, untraced: a.untraced, start: at}
+	s.turns = append(s.turns, t)
+	req.turn = t
 	s.lastRoot = root.SpanContext()
+	if s.id != "" && turns != nil {
+		turns.SetLast(s.id, s.lastRoot)
+	}
 }
 
 func (a *ACP) notification(fromEditor bool, m *parse.ACPMessage, at time.Time) {
@@ -280,17 +590,40 @@ func (a *ACP) notification(fromEditor bool, m *parse.ACPMessage, at time.Time) {
 		return
 	}
 	u := p.Update
-	if u.SessionUpdate == "config_option_update" {
+	switch u.SessionUpdate {
+	case "config_option_update":
 		if model := parse.ModelOf(nil, u.ConfigOptions); model != "" {
 			s.model = model
-			if s.turn != nil {
-				s.turn.root.SetAttributes(RequestModel.String(model))
+			for _, t := range s.turns {
+				t.root.SetAttributes(RequestModel.String(model))
+			}
+		}
+		if mode := parse.ModeOf(nil, u.ConfigOptions); mode != "" {
+			a.setMode(s, mode)
+		}
+		return
+	case "current_mode_update":
+		if u.CurrentModeID != "" {
+			a.setMode(s, u.CurrentModeID)
+		}
+		return
+	case "session_info_update":
+		// The title is content: only with content capture.
+		if a.rec.opts.CaptureContent && u.Title != "" {
+			s.title = a.rec.text(u.Title, maxMessage)
+			for _, t := range s.turns {
+				t.root.SetAttributes(ACPSessionTitle.String(s.title))
 			}
 		}
 		return
 	}
-	t := s.turn
+	t := s.turn()
 	if t == nil {
+		if u.SessionUpdate == "usage_update" && u.Cost != nil {
+			// A report outside a turn (after its answer, or in a loaded
+			// session's replay) is the next turn's starting point.
+			s.cost, s.currency, s.costKnown = u.Cost.Amount, u.Cost.Currency, true
+		}
 		return
 	}
 	if u.SessionUpdate != "agent_thought_chunk" {
@@ -307,28 +640,48 @@ func (a *ACP) notification(fromEditor bool, m *parse.ACPMessage, at time.Time) {
 			t.thinking.text.add(u.ChunkText())
 		}
 	case "agent_message_chunk":
-		if a.rec.opts.CaptureContent && t.output.Len() < a.rec.opts.MaxContent+redactMargin {
-			t.output.WriteString(u.ChunkText())
+		if t.first.IsZero() {
+			t.first = at
+		}
+		if a.rec.opts.CaptureContent {
+			// Kept up to the limit and a margin for redaction; what is
+			// dropped past it is counted for the truncation marker.
+			text := u.ChunkText()
+			room := max(a.rec.opts.MaxContent+redactMargin-t.output.Len(), 0)
+			if len(text) > room {
+				t.outputDropped += int64(len(text) - room)
+				text = text[:room]
+			}
+			t.output.WriteString(text)
 		}
 	case "tool_call", "tool_call_update":
 		a.tool(t, u.ACPToolCall, at)
 	case "plan":
-		entries, statuses := make([]string, 0, len(u.Entries)), make([]string, 0, len(u.Entries))
-		for _, e := range u.Entries {
-			statuses = append(statuses, e.Status)
-			if a.rec.opts.CaptureContent {
-				entries = append(entries, a.rec.text(e.Content, a.rec.opts.MaxContent))
-			}
+		a.plan(t, u.Entries, at)
+	case "subagent_update", "subagent_spawned":
+		a.subagentUpdate(t, s, u, at)
+	case "session_message", "session_message_chunk":
+		// Messages between sessions: events, their text never.
+		t.root.AddEvent(EventACPNotification, trace.WithTimestamp(at), trace.WithAttributes(ACPMethod.String(u.SessionUpdate)))
+	case "state_update":
+		state, stop, usage := u.StateOf()
+		if state == "idle" {
+			a.usage(t, usage)
 		}
-		attrs := []attribute.KeyValue{ACPPlanStatuses.StringSlice(statuses)}
-		if a.rec.opts.CaptureContent {
-			attrs = append(attrs, ACPPlanEntries.StringSlice(entries))
+		a.state(t, state, stop, at)
+	case "plan_update":
+		if u.Plan != nil {
+			a.plan(t, u.Plan.Entries, at)
 		}
-		t.root.AddEvent(EventACPPlan, trace.WithTimestamp(at), trace.WithAttributes(attrs...))
+	case "compaction_update":
+		var attrs []attribute.KeyValue
+		if u.Status != "" {
+			attrs = append(attrs, ACPCompactionStatus.String(u.Status))
+		}
+		t.root.AddEvent(EventCompaction, trace.WithTimestamp(at), trace.WithAttributes(attrs...))
 	case "usage_update":
 		if u.Cost != nil {
-			c := u.Cost.Amount
-			t.cost, t.currency = &c, u.Cost.Currency
+			a.addCost(s, t, u.Cost.Amount, u.Cost.Currency)
 		}
 		if u.Used != nil {
 			t.used = u.Used
@@ -339,13 +692,36 @@ func (a *ACP) notification(fromEditor bool, m *parse.ACPMessage, at time.Time) {
 	}
 }
 
+// addCost takes a report of the session's cumulative cost: the turn's
+// cost is what it added since the session's previous report, in the
+// currency given. Unknown (never invented) when the session's cost before
+// this process is unknown, the currency changed, or the total fell.
+func (a *ACP) addCost(s *acpSession, t *acpTurn, amount float64, currency string) {
+	total := amount
+	t.sessionCost, t.currency = &total, currency
+	if s.costKnown && (s.currency == "" || currency == s.currency) && amount >= s.cost {
+		added := roundCost(amount - s.cost)
+		if t.cost != nil {
+			added = roundCost(added + *t.cost)
+		}
+		t.cost = &added
+	} else {
+		t.cost = nil
+	}
+	s.cost, s.currency, s.costKnown = amount, currency, true
+}
+
+// roundCost drops float noise from a difference of two decimal amounts
+// (0.25 - 0.10 is 0.15, not 0.15000000000000002).
+func roundCost(x float64) float64 { return math.Round(x*1e12) / 1e12 }
+
 // event records a message the trace has no span for, on the turn in
 // progress (the only one, when exactly one session has a turn).
 func (a *ACP) event(m *parse.ACPMessage, at time.Time) {
 	var ref parse.ACPSessionRef
 	_ = json.Unmarshal(m.Params, &ref)
-	if s := a.sessions[ref.SessionID]; s != nil && s.turn != nil {
-		s.turn.root.AddEvent(EventACPNotification, trace.WithTimestamp(at), trace.WithAttributes(ACPMethod.String(m.Method)))
+	if t := a.sessions[ref.SessionID].turn(); t != nil {
+		t.root.AddEvent(EventACPNotification, trace.WithTimestamp(at), trace.WithAttributes(ACPMethod.String(m.Method)))
 	}
 }
 
@@ -354,10 +730,10 @@ func (a *ACP) event(m *parse.ACPMessage, at time.Time) {
 func (a *ACP) tool(t *acpTurn, tc parse.ACPToolCall, at time.Time) *acpTool {
 	tl := t.tools[tc.ToolCallID]
 	if tl == nil {
-		name := acpToolName(tc.Kind)
-		attrs := append(a.common(t.sess, "execute_tool"), ToolCallID.String(tc.ToolCallID), ToolName.String(name), ToolType.String("function"))
-		ctx, span := a.tracer.Start(t.ctx, "execute_tool "+name, trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
-		tl = &acpTool{span: span, ctx: ctx, name: name}
+		// Named when it ends (nameTool): a later update may give its kind.
+		attrs := append(a.common(t.sess, "execute_tool"), ToolCallID.String(tc.ToolCallID), ToolType.String("function"))
+		ctx, span := a.tracer.Start(t.ctx, "execute_tool", trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
+		tl = &acpTool{span: span, ctx: ctx}
 		t.tools[tc.ToolCallID] = tl
 	}
 	if tl.ended {
@@ -367,6 +743,15 @@ func (a *ACP) tool(t *acpTurn, tc parse.ACPToolCall, at time.Time) *acpTool {
 	if tc.Kind != "" && tc.Kind != tl.kind {
 		tl.kind = tc.Kind
 		tl.span.SetAttributes(ACPToolKind.String(tc.Kind))
+	}
+	if tool, server := tc.MCP(); tool != "" || server != "" {
+		tl.mcpTool, tl.mcpServer = tool, server
+	}
+	if len(tc.Locations) > 0 {
+		tl.paths = tl.paths[:0]
+		for _, l := range tc.Locations {
+			tl.paths = append(tl.paths, l.Path)
+		}
 	}
 	if tc.Title != "" {
 		tl.span.SetAttributes(ACPToolTitle.String(a.rec.text(tc.Title, a.rec.opts.MaxContent)))
@@ -394,7 +779,31 @@ func (a *ACP) tool(t *acpTurn, tc parse.ACPToolCall, at time.Time) *acpTool {
 	return tl
 }
 
+// toolFor is the tool call the agent's request for path (or for no file)
+// is work for: of the tool calls in flight, the one whose locations name
+// the file (the latest updated, if several do), else the one in progress.
+func (t *acpTurn) toolFor(path string) *acpTool {
+	var found *acpTool
+	if path != "" {
+		for _, tl := range t.tools {
+			if !tl.ended && slices.Contains(tl.paths, path) && (found == nil || tl.last.After(found.last)) {
+				found = tl
+			}
+		}
+	}
+	if found == nil && t.current != nil && !t.current.ended {
+		found = t.current
+	}
+	return found
+}
+
 func (a *ACP) endTool(t *acpTurn, tl *acpTool, at time.Time) {
+	for _, sub := range slices.Clone(t.topTurn().subs) {
+		if sub.parentTool == tl {
+			a.endSub(sub, at, "", "") // the tool that ran it is done
+		}
+	}
+	a.nameTool(tl)
 	tl.ended = true
 	tl.span.End(trace.WithTimestamp(at))
 	if t.current == tl {
@@ -419,21 +828,29 @@ func (a *ACP) endThinking(t *acpTurn) {
 
 func (a *ACP) answer(req *acpRequest, m *parse.ACPMessage, at time.Time) {
 	switch req.method {
-	case "session/new", "session/load", "session/set_config_option":
-		var r parse.ACPSessionResult
+	case "initialize":
+		var r parse.ACPInitialize
 		_ = json.Unmarshal(m.Result, &r)
-		id := r.SessionID
-		if id == "" {
-			id = req.session
+		if r.AgentInfo != nil {
+			a.agent, a.agentVersion = r.AgentInfo.Name, r.AgentInfo.Version
 		}
-		if s := a.session(id); s != nil {
-			if model := parse.ModelOf(r.Models, r.ConfigOptions); model != "" {
-				s.model = model
-			}
+		if v := r.Version(); v != "" {
+			a.protocol = v
 		}
 		return
+	case "session/close", "session/delete":
+		// A session closed holds nothing more: forgotten, unless a turn of
+		// it is still open (its answer still closes it).
+		if s := a.sessions[req.session]; s != nil && m.Error == nil && len(s.turns) == 0 {
+			delete(a.sessions, req.session)
+		}
+	case "session/new", "session/load", "session/resume", "session/fork", "session/set_config_option", "session/set_mode":
+		if m.Error == nil {
+			a.sessionAnswer(req, m)
+		}
+		// and its span, when it was made during a turn, ends below
 	case "session/prompt":
-		if req.turn == nil || req.turn.sess.turn != req.turn {
+		if req.turn == nil || req.turn.ended {
 			return // closed already
 		}
 		t := req.turn
@@ -444,13 +861,33 @@ func (a *ACP) answer(req *acpRequest, m *parse.ACPMessage, at time.Time) {
 		}
 		var r parse.ACPPromptResult
 		_ = json.Unmarshal(m.Result, &r)
-		if r.Usage != nil {
-			u := *r.Usage
-			// As the conventions define it, input includes the cached tokens.
-			t.root.SetAttributes(InputTokens.Int64(u.Input()), OutputTokens.Int64(u.Output()),
-				CacheReadTokens.Int64(u.CacheRead()), CacheWriteTokens.Int64(u.CacheWrite()), CacheCreateTokens.Int64(u.CacheWrite()))
+		if r.StopReason == "" && a.protocol == "2" {
+			// Version 2 answers a prompt at once: state_update's idle
+			// ends the turn.
+			t.untilIdle = true
+			a.usage(t, r.Usage)
+			return
 		}
+		a.usage(t, r.Usage)
 		a.endTurn(t, at, r.StopReason, codes.Unset, "")
+		return
+	}
+	if req.sub != nil {
+		status := "completed"
+		if m.Error != nil {
+			req.sub.root.SetAttributes(a.rpcError(m.Error)...)
+			status = "failed"
+		} else {
+			var r parse.ACPTaskResult
+			_ = json.Unmarshal(m.Result, &r)
+			if r.AgentID != "" {
+				req.sub.root.SetAttributes(AgentID.String(r.AgentID), SubagentID.String(r.AgentID))
+			}
+			if r.DurationMs != nil {
+				req.sub.root.SetAttributes(DurationMs.Int64(*r.DurationMs))
+			}
+		}
+		a.endSub(req.sub, at, status, "")
 		return
 	}
 	if req.span == nil {
@@ -474,15 +911,67 @@ func (a *ACP) answer(req *acpRequest, m *parse.ACPMessage, at time.Time) {
 			}
 		}
 		req.span.SetAttributes(attrs...)
+	} else if acpWaits[req.method] != "" {
+		if outcome := parse.ACPOutcome(m.Result); outcome != "" {
+			req.span.SetAttributes(ACPOutcome.String(a.rec.text(outcome, maxMessage)))
+		}
+		if a.rec.opts.CaptureContent && len(m.Result) > 0 {
+			req.span.SetAttributes(ACPResponseText.String(a.rec.jsonText(string(m.Result), a.rec.opts.MaxContent)))
+		}
 	}
 	req.span.End(trace.WithTimestamp(at))
 }
 
-// endTurn closes a turn: what is still open in it ends now (requests
-// never answered, tool calls never completed), and the root last.
-func (a *ACP) endTurn(t *acpTurn, at time.Time, stopReason string, code codes.Code, why string) {
+// usage records a prompt answer's token usage on its turn: as the
+// conventions define it, input includes the cached tokens
+// (parse.ACPUsage.Input); the totals under cursor.usage.* as every mode
+// gives them.
+func (a *ACP) usage(t *acpTurn, u *parse.ACPUsage) {
+	if u == nil {
+		return
+	}
+	t.root.SetAttributes(InputTokens.Int64(u.Input()), OutputTokens.Int64(u.Output()),
+		CacheReadTokens.Int64(u.CacheRead()), CacheWriteTokens.Int64(u.CacheWrite()), CacheCreateTokens.Int64(u.CacheWrite()),
+		TotalInputTokens.Int64(u.Input()), TotalOutputTokens.Int64(u.Output()),
+		TotalCacheReadTokens.Int64(u.CacheRead()), TotalCacheWriteTokens.Int64(u.CacheWrite()))
+}
+
+// sessionAnswer takes what an answer says of a session: its id (new,
+// fork), model and mode.
+func (a *ACP) sessionAnswer(req *acpRequest, m *parse.ACPMessage) {
+	var r parse.ACPSessionResult
+	_ = json.Unmarshal(m.Result, &r)
+	id := r.SessionID
+	if id == "" {
+		id = req.session
+	}
+	s := a.session(id)
+	if s == nil {
+		return
+	}
+	if model := parse.ModelOf(r.Models, r.ConfigOptions); model != "" {
+		s.model = model
+	}
+	if mode := parse.ModeOf(r.Modes, r.ConfigOptions); mode != "" {
+		a.setMode(s, mode)
+	}
+	if from := a.sessions[req.session]; req.method == "session/fork" && from != nil && from != s && !s.lastRoot.IsValid() {
+		s.lastRoot = from.lastRoot // a fork continues its original's chain
+	}
+	if req.method == "session/new" {
+		s.cost, s.costKnown = 0, true // a new session has cost nothing yet
+	}
+}
+
+// closeOpen ends what is still open in a turn or subagent: its thinking,
+// requests never answered, tool calls never completed. It says how many
+// requests went unanswered.
+func (a *ACP) closeOpen(t *acpTurn, at time.Time, stopReason string) (unanswered int) {
 	a.endThinking(t)
-	unanswered := 0
+	if t.waiting != nil {
+		t.waiting.End(trace.WithTimestamp(at))
+		t.waiting = nil
+	}
 	for k, req := range a.pending {
 		if req.turn != t || req.method == "session/prompt" {
 			continue
@@ -501,6 +990,7 @@ func (a *ACP) endTurn(t *acpTurn, at time.Time, stopReason string, code codes.Co
 			if stopReason != "cancelled" {
 				tl.span.SetStatus(codes.Error, "no completion before the turn ended")
 			}
+			a.nameTool(tl)
 			tl.ended = true
 			tl.span.End(trace.WithTimestamp(later(tl.last, at)))
 		}
@@ -510,6 +1000,121 @@ func (a *ACP) endTurn(t *acpTurn, at time.Time, stopReason string, code codes.Co
 			delete(a.pending, k)
 		}
 	}
+	return unanswered
+}
+
+// subagent is the subagent a tool call started (the protocol's subagent
+// session, announced by subagent_update, or Cursor's cursor/task), opened
+// as an invoke_agent span (INTERNAL) under that tool call the first time
+// either names it. Its own session's updates and requests go into it.
+func (a *ACP) subagent(t *acpTurn, toolCallID, name string, at time.Time) *acpTurn {
+	top := t.topTurn()
+	for _, sub := range top.subs {
+		if toolCallID != "" && sub.toolCallID == toolCallID {
+			if name != "" && sub.name == "" {
+				sub.name = name
+			}
+			return sub
+		}
+	}
+	// Under the tool call it names (Cursor's), else the one in progress
+	// (the protocol's subagent_update names none).
+	parent, tool := top.ctx, (*acpTool)(nil)
+	if tl := t.tools[toolCallID]; tl != nil && !tl.ended {
+		tool = tl
+	} else if tl := top.tools[toolCallID]; tl != nil && !tl.ended {
+		tool = tl
+	} else if tl := t.toolFor(""); tl != nil {
+		tool = tl
+	}
+	if tool != nil {
+		parent = tool.ctx
+	}
+	attrs := append(a.common(top.sess, "invoke_agent"), ProviderName.String("cursor"))
+	if toolCallID != "" {
+		attrs = append(attrs, ToolCallID.String(toolCallID))
+	}
+	ctx, span := a.tracer.Start(parent, "invoke_agent", trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
+	sub := &acpTurn{sess: top.sess, ctx: ctx, root: span, tools: map[string]*acpTool{}, start: at, untraced: a.untraced,
+		parentTurn: top, parentTool: tool, toolCallID: toolCallID, name: name}
+	top.subs = append(top.subs, sub)
+	return sub
+}
+
+// topTurn is the prompt turn a turn or subagent belongs to.
+func (t *acpTurn) topTurn() *acpTurn {
+	if t.parentTurn != nil {
+		return t.parentTurn
+	}
+	return t
+}
+
+// bind makes child the subagent's own session: its updates and requests
+// go into the subagent.
+func (a *ACP) bind(sub *acpTurn, child *acpSession) {
+	if child == nil || sub.child == child || slices.ContainsFunc(child.turns, func(t *acpTurn) bool { return t.parentTurn == nil }) {
+		return // (a session with prompt turns of its own is no subagent's)
+	}
+	if sub.child != nil {
+		sub.child.turns = slices.DeleteFunc(sub.child.turns, func(x *acpTurn) bool { return x == sub })
+	}
+	sub.child = child
+	child.turns = []*acpTurn{sub}
+	child.cost, child.currency, child.costKnown = 0, "", true // a subagent's session starts with it
+}
+
+// endSub ends a subagent: what is open in it, then its span, named by
+// its name when it ends. Its cost is the turn's too.
+func (a *ACP) endSub(sub *acpTurn, at time.Time, status, stopReason string) {
+	if sub.ended {
+		return
+	}
+	a.closeOpen(sub, at, stopReason)
+	name := sub.name
+	if name == "" {
+		name = "subagent"
+	}
+	sub.root.SetName("invoke_agent " + name)
+	sub.root.SetAttributes(AgentName.String(a.rec.text(name, maxMessage)))
+	if status != "" {
+		sub.root.SetAttributes(SubagentStatus.String(status))
+	}
+	switch status {
+	case "failed", "error":
+		sub.root.SetStatus(codes.Error, "the subagent failed")
+	case "incomplete":
+		if stopReason != "cancelled" {
+			sub.root.SetStatus(codes.Error, "the subagent did not finish before the turn ended")
+		}
+	}
+	if sub.cost != nil {
+		sub.root.SetAttributes(GenAICost.Float64(*sub.cost))
+		top := sub.topTurn()
+		total := roundCost(*sub.cost + top.subCost)
+		top.subCost = total
+		if sub.currency != "" {
+			sub.root.SetAttributes(ACPCostCurrency.String(sub.currency))
+		}
+	}
+	if a.rec.opts.CaptureContent && sub.output.Len() > 0 {
+		sub.root.SetAttributes(OutputMessages.String(a.rec.outputMessage("", nil, a.rec.textDropped(sub.output.String(), a.rec.opts.MaxContent, int(sub.outputDropped)), nil)))
+	}
+	sub.ended = true
+	sub.root.End(trace.WithTimestamp(later(sub.start, at)))
+	top := sub.topTurn()
+	top.subs = slices.DeleteFunc(top.subs, func(x *acpTurn) bool { return x == sub })
+	if sub.child != nil {
+		sub.child.turns = slices.DeleteFunc(sub.child.turns, func(x *acpTurn) bool { return x == sub })
+	}
+}
+
+// endTurn closes a turn: what is still open in it ends now (requests
+// never answered, tool calls never completed), and the root last.
+func (a *ACP) endTurn(t *acpTurn, at time.Time, stopReason string, code codes.Code, why string) {
+	for len(t.subs) > 0 {
+		a.endSub(t.subs[0], at, "incomplete", stopReason)
+	}
+	unanswered := a.closeOpen(t, at, stopReason)
 	root := t.root
 	if stopReason != "" {
 		root.SetAttributes(FinishReasons.StringSlice([]string{stopReason}))
@@ -526,10 +1131,23 @@ func (a *ACP) endTurn(t *acpTurn, at time.Time, stopReason string, code codes.Co
 		root.SetAttributes(ACPUntracedBytes.Int64(lost))
 	}
 	if t.cost != nil {
-		root.SetAttributes(GenAICost.Float64(*t.cost), CostUSD.Float64(*t.cost))
+		// gen_ai.usage.cost is the turn's own (each subagent's is on its
+		// span: summed over the trace, counted once); cursor.usage.cost
+		// the turn's whole, its subagents' included.
+		root.SetAttributes(GenAICost.Float64(*t.cost), CostUSD.Float64(roundCost(*t.cost+t.subCost)))
+	} else if t.subCost > 0 {
+		root.SetAttributes(CostUSD.Float64(t.subCost))
+	}
+	if t.sessionCost != nil {
+		root.SetAttributes(ACPSessionCost.Float64(*t.sessionCost))
 		if t.currency != "" {
 			root.SetAttributes(ACPCostCurrency.String(t.currency))
 		}
+	}
+	if !t.first.IsZero() {
+		// Named as a wrapped run's model call names it.
+		ttft := t.first.Sub(t.start)
+		root.SetAttributes(FirstTokenMs.Int64(ttft.Milliseconds()), TimeToFirstChunk.Float64(ttft.Seconds()))
 	}
 	if t.used != nil {
 		root.SetAttributes(ACPContextUsed.Int64(*t.used))
@@ -538,13 +1156,19 @@ func (a *ACP) endTurn(t *acpTurn, at time.Time, stopReason string, code codes.Co
 		root.SetAttributes(ACPContextSize.Int64(*t.size))
 	}
 	if a.rec.opts.CaptureContent && t.output.Len() > 0 {
-		root.SetAttributes(OutputMessages.String(a.rec.outputMessage(stopReason, nil, a.rec.text(t.output.String(), a.rec.opts.MaxContent), nil)))
+		root.SetAttributes(OutputMessages.String(a.rec.outputMessage(stopReason, nil, a.rec.textDropped(t.output.String(), a.rec.opts.MaxContent, int(t.outputDropped)), nil)))
 	}
 	if code == codes.Error {
 		root.SetStatus(codes.Error, why)
 	}
 	root.End(trace.WithTimestamp(at))
-	t.sess.turn = nil
+	t.ended = true
+	for i, open := range t.sess.turns {
+		if open == t {
+			t.sess.turns = append(t.sess.turns[:i], t.sess.turns[i+1:]...)
+			break
+		}
+	}
 	if a.TurnEnded != nil {
 		a.TurnEnded()
 	}
@@ -564,12 +1188,18 @@ func (a *ACP) Untraced(n int64) {
 func (a *ACP) Close(at time.Time, why string, attrs ...attribute.KeyValue) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	var open []*acpTurn
 	for _, s := range a.sessions {
-		if s.turn != nil {
-			s.turn.root.SetAttributes(attrs...)
-			s.turn.root.SetAttributes(ACPTurnEnd.String("agent_exited"))
-			a.endTurn(s.turn, at, "", codes.Error, why)
+		for _, t := range s.turns {
+			if t.parentTurn == nil { // a subagent ends with its turn
+				open = append(open, t)
+			}
 		}
+	}
+	for _, t := range open {
+		t.root.SetAttributes(attrs...)
+		t.root.SetAttributes(ACPTurnEnd.String("agent_exited"))
+		a.endTurn(t, at, "", codes.Error, why)
 	}
 }
 
@@ -596,6 +1226,20 @@ func (a *ACP) rpcError(e *parse.RPCError) []attribute.KeyValue {
 	code := fmt.Sprint(e.Code)
 	return []attribute.KeyValue{RPCJSONRPCCode.Int(e.Code), RPCStatusCode.String(code), ErrorType.String(code),
 		RPCJSONRPCMessage.String(a.rec.text(e.Message, 1024))}
+}
+
+// nameTool names a tool call's span by what its updates said, at its end.
+func (a *ACP) nameTool(tl *acpTool) {
+	name := acpToolName(tl.kind)
+	if tl.mcpServer != "" || tl.mcpTool != "" {
+		// An MCP tool is named by its tool, with its server.
+		tl.span.SetAttributes(MCPServer.String(tl.mcpServer), MCPTool.String(tl.mcpTool), MCPMethod.String("tools/call"))
+		if tl.mcpTool != "" {
+			name = tl.mcpTool
+		}
+	}
+	tl.span.SetName("execute_tool " + name)
+	tl.span.SetAttributes(ToolName.String(name))
 }
 
 // acpToolName is a tool call's gen_ai.tool.name: ACP's kind, named as the

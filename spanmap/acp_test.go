@@ -16,9 +16,15 @@ import (
 // last; ">" lines go editor to agent, "<" agent to editor.
 func acpScript(t *testing.T, lines ...string) []sdktrace.ReadOnlySpan {
 	t.Helper()
+	return acpScriptWith(t, Options{}, lines...)
+}
+
+// acpScriptWith is acpScript with the model's options.
+func acpScriptWith(t *testing.T, opts Options, lines ...string) []sdktrace.ReadOnlySpan {
+	t.Helper()
 	rec := tracetest.NewSpanRecorder()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
-	a := NewACP(context.Background(), tp.Tracer(""), Options{})
+	a := NewACP(context.Background(), tp.Tracer(""), opts)
 	at := time.Unix(1_800_000_000, 0)
 	for _, l := range lines {
 		m, ok := parse.DecodeACP([]byte(l[1:]))

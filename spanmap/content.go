@@ -25,12 +25,17 @@ const redactMargin = 8 << 10
 // redacted, then cut to max at a rune boundary. Cutting first keeps a
 // 5 MB tool output from being scanned to keep 16 KiB of it.
 func (r *Recorder) text(s string, max int) string {
+	return r.textDropped(s, max, 0)
+}
+
+// textDropped is text for the start of a longer string, of which dropped
+// bytes were not kept: the truncation marker counts them too.
+func (r *Recorder) textDropped(s string, max, dropped int) string {
 	if s == "" {
 		return ""
 	}
-	dropped := 0
 	if limit := max + redactMargin; len(s) > limit {
-		s, dropped = s[:limit], len(s)-limit
+		s, dropped = s[:limit], dropped+len(s)-limit
 	}
 	if r.opts.Redact != nil {
 		s = r.opts.Redact(s)
@@ -175,7 +180,9 @@ func (r *Recorder) renderOutput(finish string, reasoning []string, text string, 
 	return string(b)
 }
 
-// shorten cuts already prepared text to at most n bytes, saying so.
+// shorten cuts already prepared text to at most n bytes, saying so. Text
+// cut before keeps its count: the marker it ends with says what was
+// dropped then, and what is dropped now is added to it.
 func shorten(s string, n int) string {
 	if len(s) <= n {
 		return s
@@ -183,5 +190,27 @@ func shorten(s string, n int) string {
 	if n == 0 {
 		return ""
 	}
-	return truncate(s, n, 0)
+	body, dropped := cutMarker(s)
+	if len(body) <= n {
+		return s
+	}
+	return truncate(body, n, dropped)
+}
+
+// cutMarker splits text truncate made into what it kept and the count its
+// marker gives (0, and s whole, when it has none).
+func cutMarker(s string) (string, int) {
+	const suffix = " bytes truncated]"
+	if !strings.HasSuffix(s, suffix) {
+		return s, 0
+	}
+	i := strings.LastIndex(s, "…[")
+	if i < 0 {
+		return s, 0
+	}
+	n, err := strconv.Atoi(s[i+len("…[") : len(s)-len(suffix)])
+	if err != nil || n <= 0 {
+		return s, 0
+	}
+	return s[:i], n
 }

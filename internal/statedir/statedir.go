@@ -5,14 +5,45 @@
 // wherever the tests run.
 package statedir
 
-import "strings"
+import (
+	"os/user"
+	"strings"
+)
 
 // Dir is cursor-otel's state directory as getenv's environment places it
 // here: $XDG_STATE_HOME/cursor-otel, else ~/.local/state/cursor-otel on
-// macOS and Linux; %LOCALAPPDATA%\cursor-otel on Windows. "" when the
-// environment names no home for it.
+// macOS and Linux; %LOCALAPPDATA%\cursor-otel on Windows. An environment
+// that names no home (avante.nvim starts the agent with PATH alone) gets
+// the user's home from the system's user database. "" when neither names
+// one.
 func Dir(getenv func(string) string) string {
-	return dirFor(hostRules, getenv)
+	return dirFor(hostRules, withUserHome(hostRules, getenv, userHome))
+}
+
+// userHome is the current user's home as the system's user database
+// gives it (os/user: getpwuid_r, or /etc/passwd; the profile on Windows).
+func userHome() string {
+	u, err := user.Current()
+	if err != nil {
+		return ""
+	}
+	return u.HomeDir
+}
+
+// withUserHome is getenv, with home() for the variable naming the home
+// (HOME; USERPROFILE on Windows) when the environment has none.
+func withUserHome(r rules, getenv func(string) string, home func() string) func(string) string {
+	homeVar := "HOME"
+	if r == windowsRules {
+		homeVar = "USERPROFILE"
+	}
+	return func(name string) string {
+		v := getenv(name)
+		if name == homeVar && v == "" {
+			v = home()
+		}
+		return v
+	}
 }
 
 // rules are a platform's conventions for per-user application state.

@@ -29,3 +29,32 @@ func TestDirFor(t *testing.T) {
 		})
 	}
 }
+
+// TestDirWithoutHome: started with no home in the environment (an editor
+// that passes PATH alone), the home is the user database's.
+func TestDirWithoutHome(t *testing.T) {
+	tests := []struct {
+		name  string
+		rules rules
+		env   map[string]string
+		home  string
+		want  string
+	}{
+		{"no HOME", xdgRules, map[string]string{"PATH": "/usr/bin"}, "/home/ada", "/home/ada/.local/state/cursor-otel"},
+		{"HOME wins over the database", xdgRules, map[string]string{"HOME": "/tmp/h"}, "/home/ada", "/tmp/h/.local/state/cursor-otel"},
+		{"XDG_STATE_HOME needs no home", xdgRules, map[string]string{"XDG_STATE_HOME": "/s"}, "", "/s/cursor-otel"},
+		{"no home anywhere", xdgRules, map[string]string{}, "", ""},
+		{"no USERPROFILE on Windows", windowsRules, map[string]string{}, `C:\Users\ada`, `C:\Users\ada\AppData\Local\cursor-otel`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			getenv := withUserHome(tt.rules, func(k string) string { return tt.env[k] }, func() string { return tt.home })
+			if got := dirFor(tt.rules, getenv); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+	if userHome() == "" {
+		t.Errorf("the user database gives this test's user no home")
+	}
+}

@@ -147,16 +147,28 @@ func Traces(spans []sdktrace.ReadOnlySpan) [][]sdktrace.ReadOnlySpan {
 func FromTrace(spans []sdktrace.ReadOnlySpan) (Report, bool) {
 	var session sdktrace.ReadOnlySpan
 	var chats, tools []sdktrace.ReadOnlySpan
+	inTrace := map[trace.SpanID]bool{}
+	for _, s := range spans {
+		inTrace[s.SpanContext().SpanID()] = true
+	}
 	for _, s := range spans {
 		switch spanmap.Value(s.Attributes(), spanmap.OperationName).AsString() {
 		case spanmap.OpInvokeAgent:
-			if s.Name() == spanmap.SessionName && !spanmap.IsSessionEnd(s.Attributes()) { // not a subagent's, nor a conversation's end
+			// The session: not a subagent's (under a span of the trace),
+			// nor a conversation's end; an ACP agent names its own
+			// (invoke_agent {agent}).
+			root := s.Name() == spanmap.SessionName || !inTrace[s.Parent().SpanID()]
+			if root && !spanmap.IsSessionEnd(s.Attributes()) {
 				session = s
 			}
 		case spanmap.OpChat:
 			chats = append(chats, s)
 		case spanmap.OpExecuteTool:
-			tools = append(tools, s)
+			// A tool call (an ACP agent's request of the editor, file or
+			// terminal work inside one, names no tool: it is not one).
+			if spanmap.Value(s.Attributes(), spanmap.ToolName).AsString() != "" {
+				tools = append(tools, s)
+			}
 		}
 	}
 	if session == nil {
@@ -190,6 +202,9 @@ func FromTrace(spans []sdktrace.ReadOnlySpan) (Report, bool) {
 	}
 
 	r.CostUSD = floatPtr(spanmap.Value(attrs, spanmap.CostUSD))
+	if c := spanmap.Value(attrs, spanmap.ACPCostCurrency).AsString(); c != "" && c != "USD" {
+		r.CostUSD = nil // an agent's cost in its own currency is no US dollar figure
+	}
 	r.Pricing = spanmap.Value(attrs, spanmap.CostPricing).AsString()
 	r.PricedAs = spanmap.Value(attrs, spanmap.CostModel).AsString()
 	r.BudgetUSD = floatPtr(spanmap.Value(attrs, spanmap.CostBudget))

@@ -147,6 +147,14 @@ func (e *editor) answerAgent(id json.RawMessage, method string, params json.RawM
 		result = map[string]any{"terminalId": "term-1"}
 	case "terminal/wait_for_exit":
 		result = map[string]any{"exitCode": 1}
+	case "cursor/ask_question":
+		result = map[string]any{"outcome": map[string]any{"outcome": "answered", "answers": []any{map[string]any{"questionId": "db", "selectedOptionIds": []string{"pg"}}}}}
+	case "cursor/create_plan":
+		result = map[string]any{"outcome": map[string]any{"outcome": "accepted"}}
+	case "elicitation/create":
+		result = map[string]any{"action": "decline"}
+	case "cursor/task":
+		result = map[string]any{"agentId": "agent-7", "durationMs": 3}
 	}
 	e.write(map[string]any{"jsonrpc": "2.0", "id": json.RawMessage(id), "result": result})
 }

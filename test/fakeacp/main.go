@@ -14,6 +14,11 @@
 //	noise    writes a line that is not JSON-RPC, then answers end_turn
 //	hang     asks the editor for a file and ignores the answer's absence: answers end_turn
 //	         without waiting
+//	ask      waits on the person as Cursor does: a question and a plan to
+//	         approve (cursor/ask_question, cursor/create_plan: the tool
+//	         call's id, no sessionId), an elicitation, a todo list
+//	subagent runs a subagent session (subagent_update announcing it, its
+//	         own tool call, file read and cost) and Cursor's cursor/task
 //
 // At the end of stdin it exits with FAKEACP_EXIT (default 0).
 // FAKEACP_RECORD=FILE writes its arguments, and every byte it read and
@@ -253,6 +258,29 @@ func (a *agent) prompt(id json.RawMessage, sid, text string) {
 		fmt.Fprintln(os.Stderr, "fakeacp: dying mid-turn")
 		a.record()
 		os.Exit(3)
+	case "ask":
+		a.notify(sid, map[string]any{"sessionUpdate": "tool_call", "toolCallId": "call-q", "title": "Ask the user", "kind": "other", "status": "in_progress"})
+		a.ask("cursor/ask_question", map[string]any{"toolCallId": "call-q", "title": "Which database?",
+			"questions": []any{map[string]any{"id": "db", "prompt": "Which database?", "options": []any{map[string]any{"id": "pg", "label": "Postgres"}}}}})
+		a.ask("cursor/create_plan", map[string]any{"toolCallId": "call-q", "name": "Migrate", "plan": "1. migrate\n2. test"})
+		a.ask("cursor/update_todos", map[string]any{"toolCallId": "call-q", "todos": []any{map[string]any{"id": "1", "content": "migrate", "status": "in_progress"}}})
+		a.ask("elicitation/create", map[string]any{"sessionId": sid, "message": "Your name?", "requestedSchema": map[string]any{"type": "object"}})
+		a.notify(sid, map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": "call-q", "status": "completed"})
+		a.answer(id, map[string]any{"stopReason": "end_turn"})
+	case "subagent":
+		child := sid + "-child"
+		a.notify(sid, map[string]any{"sessionUpdate": "tool_call", "toolCallId": "call-t", "title": "Explore", "kind": "other", "status": "in_progress"})
+		a.notify(sid, map[string]any{"sessionUpdate": "subagent_update", "sessionId": child, "title": "explore", "state": map[string]any{"state": "running"}})
+		a.notify(child, map[string]any{"sessionUpdate": "tool_call", "toolCallId": "call-c1", "kind": "read", "status": "in_progress", "locations": []any{map[string]any{"path": "/w/main.go"}}})
+		a.ask("fs/read_text_file", map[string]any{"sessionId": child, "path": "/w/main.go"})
+		a.notify(child, map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": "call-c1", "status": "completed"})
+		a.notify(child, map[string]any{"sessionUpdate": "usage_update", "used": 100, "size": 1000, "cost": map[string]any{"amount": 0.01, "currency": "USD"}})
+		a.notify(sid, map[string]any{"sessionUpdate": "subagent_update", "sessionId": child, "state": map[string]any{"state": "idle", "stopReason": "end_turn"}})
+		a.notify(sid, map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": "call-t", "status": "completed"})
+		a.notify(sid, map[string]any{"sessionUpdate": "tool_call", "toolCallId": "call-k", "title": "Task", "kind": "other", "status": "in_progress"})
+		a.ask("cursor/task", map[string]any{"toolCallId": "call-k", "subagentType": "shell", "prompt": "run the tests"})
+		a.notify(sid, map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": "call-k", "status": "completed"})
+		a.answer(id, map[string]any{"stopReason": "end_turn"})
 	case "noise":
 		a.raw("fakeacp: a line that is not JSON-RPC\n")
 		a.answer(id, map[string]any{"stopReason": "end_turn"})

@@ -12,6 +12,7 @@ import (
 	"os"
 
 	"github.com/cursor-otel/cursor-otel/internal/agent"
+	"github.com/cursor-otel/cursor-otel/internal/mode/hook"
 	"github.com/cursor-otel/cursor-otel/internal/oneline"
 	"github.com/cursor-otel/cursor-otel/internal/safe"
 	"github.com/cursor-otel/cursor-otel/internal/settings"
@@ -79,6 +80,12 @@ func Run(ctx context.Context, c Config) int {
 		notes = append(notes, redactor.Redact(err.Error())+"; nothing exported")
 		prov = tracer.NewNoExport(ctx, cfg)
 	}
+	// Each turn's report (--summary, --summary-json) and metrics, as a
+	// wrapped run's session has them: computed when the turn's root ends.
+	reports := s.Reports()
+	if err := settings.Report(prov, reports); err != nil {
+		notes = append(notes, redactor.Redact(err.Error())+"; no metrics")
+	}
 	// A turn's export still unanswered when the session ends would be in
 	// doubt: with a collector not known to answer in time, each turn goes
 	// through the background delivery, which waits for the answer.
@@ -87,7 +94,12 @@ func Run(ctx context.Context, c Config) int {
 		c.DeliverKept()
 	}
 	parent, _ := tracer.ParentFromEnv(ctx, c.getenv)
-	model := spanmap.NewACP(parent, prov.Tracer(), s.Recording(redactor))
+	opts := s.Recording(redactor)
+	// A session's last turn is kept where a wrapped run's is (the hooks'
+	// state directory): the next agent process that loads the session,
+	// or a wrapped run resuming the chat, links to it.
+	opts.Turns = hook.Turns{Dir: hook.DefaultStateDir(c.Environ)}
+	model := spanmap.NewACP(parent, prov.Tracer(), opts)
 	flushes := make(chan struct{}, 1)
 	model.TurnEnded = func() {
 		select {
@@ -132,6 +144,11 @@ func Run(ctx context.Context, c Config) int {
 	close(flushes)
 	<-flushed
 	report := prov.Shutdown(ctx)
+	settings.Spooled(reports, report)
+	reports.Finish()
+	if err := reports.Err(); err != nil {
+		notes = append(notes, err.Error())
+	}
 	if broken != nil {
 		notes = append(notes, fmt.Sprintf("%v; the trace is incomplete", broken))
 	}
