@@ -16,7 +16,9 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/cursor-otel/cursor-otel/internal/agent"
+	"github.com/cursor-otel/cursor-otel/internal/conversation"
 	"github.com/cursor-otel/cursor-otel/internal/detach"
+	"github.com/cursor-otel/cursor-otel/internal/mode/acp"
 	"github.com/cursor-otel/cursor-otel/internal/mode/compare"
 	"github.com/cursor-otel/cursor-otel/internal/mode/flush"
 	"github.com/cursor-otel/cursor-otel/internal/mode/hook"
@@ -222,6 +224,10 @@ func (r *runCmd) Run(c *cli, status *int) error {
 	*status = wrap.Run(context.Background(), wrap.Config{
 		Settings: s, Problems: problems, Args: args, Environ: os.Environ(), Self: self(),
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, DeliverKept: deliverKept(s), Deliverer: deliverer(s),
+		ACP: func(ctx context.Context, path string, env []string, inv agent.Invocation) int {
+			return acp.Run(ctx, acp.Config{Settings: s, Path: path, Args: args, Env: env, Environ: os.Environ(), APIKey: inv.APIKey,
+				Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, DeliverKept: deliverKept(s), Deliverer: deliverer(s)})
+		},
 	})
 	return nil
 }
@@ -288,7 +294,7 @@ type hookCmd struct{}
 // output and failures show in the user's transcript.
 func (h *hookCmd) Run(c *cli, status *int) error {
 	s, problems := settings.Load(c.Flags, os.Getenv)
-	dir := hook.DefaultStateDir(os.Environ())
+	dir := conversation.DefaultDir(os.Environ())
 	var pending func() bool
 	if problems == nil {
 		pending = func() bool { return keptFor(s) }
@@ -312,7 +318,7 @@ func (f *flushCmd) Run(c *cli, status *int) error {
 		return nil
 	}
 	ctx := context.Background()
-	state := hook.DefaultStateDir(os.Environ())
+	state := conversation.DefaultDir(os.Environ())
 	fc := flush.Config{Settings: s, Getenv: os.Getenv, Environ: os.Environ(), Stdout: os.Stdout, Stderr: os.Stderr, Redirect: f.Redirect}
 	// A background delivery alive has other settings, maybe: this flush
 	// waits for it to end, and then does what was asked itself.
@@ -353,7 +359,7 @@ func deliverInBackground() int {
 	if problems != nil {
 		return 0
 	}
-	state := hook.DefaultStateDir(os.Environ())
+	state := conversation.DefaultDir(os.Environ())
 	lockDir := deliverersDir(s, state)
 	s.Spool = hook.SpoolDir(s, state) // with the spool off, the hooks' own
 	return flush.Background(flush.Config{Settings: s, Getenv: os.Getenv, Environ: os.Environ()}, lockDir,
@@ -374,7 +380,7 @@ func deliverersDir(s settings.Settings, state string) string {
 // before it ends. env is added to this process's environment.
 func startFlusher(s settings.Settings, env ...string) {
 	environ := append(os.Environ(), env...)
-	if flush.Want(deliverersDir(s, hook.DefaultStateDir(environ))) {
+	if flush.Want(deliverersDir(s, conversation.DefaultDir(environ))) {
 		_ = detach.Start(ownProgram(), []string{delivererArg}, environ)
 	}
 }

@@ -92,6 +92,15 @@ type HookRoot struct {
 	SpanID  string `json:"span_id"`
 }
 
+// SpanContext is the root r names; invalid when r names none.
+func (r *HookRoot) SpanContext() trace.SpanContext {
+	l, ok := r.link()
+	if !ok {
+		return trace.SpanContext{}
+	}
+	return trace.NewSpanContext(trace.SpanContextConfig{TraceID: l.TraceID, SpanID: l.SpanID, TraceFlags: trace.FlagsSampled, Remote: true})
+}
+
 // link is the span link to r; false when r names none.
 func (r *HookRoot) link() (RecordLink, bool) {
 	if r == nil {

@@ -12,7 +12,7 @@ import (
 	"os"
 
 	"github.com/cursor-otel/cursor-otel/internal/agent"
-	"github.com/cursor-otel/cursor-otel/internal/mode/hook"
+	"github.com/cursor-otel/cursor-otel/internal/conversation"
 	"github.com/cursor-otel/cursor-otel/internal/oneline"
 	"github.com/cursor-otel/cursor-otel/internal/safe"
 	"github.com/cursor-otel/cursor-otel/internal/settings"
@@ -98,7 +98,7 @@ func Run(ctx context.Context, c Config) int {
 	// A session's last turn is kept where a wrapped run's is (the hooks'
 	// state directory): the next agent process that loads the session,
 	// or a wrapped run resuming the chat, links to it.
-	opts.Turns = hook.Turns{Dir: hook.DefaultStateDir(c.Environ)}
+	opts.Turns = conversation.Store{Dir: conversation.DefaultDir(c.Environ)}
 	model := spanmap.NewACP(parent, prov.Tracer(), opts)
 	flushes := make(chan struct{}, 1)
 	model.TurnEnded = func() {

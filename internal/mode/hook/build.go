@@ -11,6 +11,7 @@ import (
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
+	"github.com/cursor-otel/cursor-otel/internal/conversation"
 	"github.com/cursor-otel/cursor-otel/internal/settings"
 	"github.com/cursor-otel/cursor-otel/internal/spool"
 	"github.com/cursor-otel/cursor-otel/spanmap"
@@ -127,9 +128,22 @@ func (b *builder) conversation(name string, now time.Time) (again time.Time) {
 		_ = os.Remove(journalOf(dir, name)) // empty: a hook adding now makes it anew
 		return time.Time{}
 	}
+	// The conversation's last turn, whoever traced it (a wrapped
+	// --resume run, an ACP session): the next turn links to it.
+	store := conversation.Store{Dir: dir}
+	id := cmp.Or(cp.ConversationID, j.entries[0].Event.ConversationID)
+	if root, ok := store.Last(id); ok {
+		cp.Root = &spanmap.HookRoot{TraceID: root.TraceID().String(), SpanID: root.SpanID().String()}
+	}
+	was := cp.Root
 	built := b.hooks.Build(&cp.HookState, j.entries, now)
 	if len(built.Used) == 0 {
 		return built.Again
+	}
+	if cp.Root != was {
+		// Before the build is written down: rebuilt after a kill, the
+		// turn has the same root.
+		store.SetLast(id, cp.Root.SpanContext())
 	}
 	cp.Late += built.Late
 	stamp := now.UnixNano()

@@ -15,15 +15,11 @@ import (
 
 	"github.com/valyala/fastjson"
 
+	"github.com/cursor-otel/cursor-otel/internal/conversation"
 	"github.com/cursor-otel/cursor-otel/internal/settings"
-	"github.com/cursor-otel/cursor-otel/internal/statedir"
 	"github.com/cursor-otel/cursor-otel/parse"
 	"github.com/cursor-otel/cursor-otel/spanmap"
 )
-
-// StreamTraced is set in the environment of an agent cursor-otel traces
-// from its stream: its hooks then add nothing, so the run is traced once.
-const StreamTraced = "CURSOR_OTEL_STREAM_TRACED"
 
 // maxEvent bounds what is read of one event (a file's content, a
 // command's output can be large); the answer does not depend on it.
@@ -51,7 +47,7 @@ func Run(c Config) int {
 	data, _ := io.ReadAll(io.LimitReader(c.Stdin, maxEvent))
 	data = parse.TrimBOM(data) // some Cursor versions put one before the payload
 	_, _ = io.WriteString(c.Stdout, answer(data))
-	if c.Problems != nil || lookup(c.Environ, StreamTraced) != "" {
+	if c.Problems != nil || lookup(c.Environ, conversation.StreamTraced) != "" {
 		return 0
 	}
 	ev, err := parse.DecodeHook(data)
@@ -64,7 +60,7 @@ func Run(c Config) int {
 	}
 	dir := c.StateDir
 	if dir == "" {
-		dir = DefaultStateDir(c.Environ)
+		dir = conversation.DefaultDir(c.Environ)
 	}
 	s := c.Settings
 	getenv := func(name string) string { return lookup(c.Environ, name) }
@@ -144,18 +140,4 @@ func lookup(environ []string, name string) string {
 		}
 	}
 	return ""
-}
-
-// DefaultStateDir is CURSOR_OTEL_STATE_DIR, else hooks/ in cursor-otel's
-// state directory (see statedir: $XDG_STATE_HOME/cursor-otel, else
-// ~/.local/state/cursor-otel; %LOCALAPPDATA%\cursor-otel on Windows).
-func DefaultStateDir(environ []string) string {
-	if d := lookup(environ, "CURSOR_OTEL_STATE_DIR"); d != "" {
-		return d
-	}
-	base := statedir.Dir(func(name string) string { return lookup(environ, name) })
-	if base == "" {
-		base = filepath.Join(os.TempDir(), "cursor-otel")
-	}
-	return filepath.Join(base, "hooks")
 }

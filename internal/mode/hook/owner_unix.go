@@ -11,21 +11,6 @@ import (
 	"time"
 )
 
-// anotherUsers says dir is, or would be made, in a directory another user
-// owns: a root run (sudo -E) in the user's home. What such a run wrote
-// there (a state, its lock) would shut the user's hooks out of them.
-func anotherUsers(dir string) bool {
-	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
-		if info, err := os.Stat(d); err == nil {
-			st, ok := info.Sys().(*syscall.Stat_t)
-			return ok && int(st.Uid) != os.Geteuid()
-		}
-		if filepath.Dir(d) == d {
-			return false
-		}
-	}
-}
-
 // repairOwner mends a state directory an older version's root run
 // (sudo -E) left root's, 0700, in the user's home, which shut the
 // user's hooks out: run as root, it gives it back to the owner of the

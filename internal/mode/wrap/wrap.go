@@ -18,8 +18,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/cursor-otel/cursor-otel/internal/agent"
-	"github.com/cursor-otel/cursor-otel/internal/mode/acp"
-	"github.com/cursor-otel/cursor-otel/internal/mode/hook"
+	"github.com/cursor-otel/cursor-otel/internal/conversation"
 	"github.com/cursor-otel/cursor-otel/internal/oneline"
 	"github.com/cursor-otel/cursor-otel/internal/pricing"
 	"github.com/cursor-otel/cursor-otel/internal/redact"
@@ -52,6 +51,10 @@ type Config struct {
 	// Deliverer starts the background delivery for the run to hand its
 	// last spans over to (tracer.Config.Deliverer). Nil hands nothing over.
 	Deliverer func()
+	// ACP runs an editor's ACP session with the agent found at path (its
+	// environment env), for a command line whose subcommand is acp; nil
+	// runs it as any other subcommand.
+	ACP func(ctx context.Context, path string, env []string, inv agent.Invocation) int
 }
 
 func (c *Config) getenv(key string) string {
@@ -103,9 +106,8 @@ func Run(ctx context.Context, c Config) int {
 
 	inv := agent.Parse(c.Args)
 	interactive := agent.IsTerminal(c.Stdin) && agent.IsTerminal(c.Stdout)
-	if inv.ACP() && c.Problems == nil {
-		return acp.Run(ctx, acp.Config{Settings: c.Settings, Path: path, Args: c.Args, Env: append(env, hook.StreamTraced+"=1"),
-			Environ: c.Environ, APIKey: inv.APIKey, Stdin: c.Stdin, Stdout: c.Stdout, Stderr: c.Stderr, DeliverKept: c.DeliverKept, Deliverer: c.Deliverer})
+	if inv.ACP() && c.Problems == nil && c.ACP != nil {
+		return c.ACP(ctx, path, append(env, conversation.StreamTraced+"=1"), inv)
 	}
 	p := planRun(inv, interactive, c.Settings.Rewrite)
 	if c.Problems != nil || !p.traced {
@@ -134,7 +136,7 @@ func traced(ctx context.Context, c Config, path string, env []string, inv agent.
 	sc := tracer.Reserve(parent, c.getenv, spanmap.SessionName)
 	began := time.Now()
 	proc, err := agent.Start(agent.Spec{
-		Path: path, Args: p.args, Env: append(tracer.ChildEnv(trace.ContextWithSpanContext(parent, sc), env), hook.StreamTraced+"=1"),
+		Path: path, Args: p.args, Env: append(tracer.ChildEnv(trace.ContextWithSpanContext(parent, sc), env), conversation.StreamTraced+"=1"),
 		Stdin: c.Stdin, Stdout: c.Stdout, Stderr: c.Stderr,
 		Discard: p.render != "",
 	})
@@ -186,7 +188,7 @@ func setUp(ctx context.Context, c Config, path string, inv agent.Invocation, p p
 	}
 	opts := s.Recording(r.redactor)
 	// A resumed chat links to the conversation's last turn traced here.
-	opts.Turns = hook.Turns{Dir: hook.DefaultStateDir(c.Environ)}
+	opts.Turns = conversation.Store{Dir: conversation.DefaultDir(c.Environ)}
 	r.rec = spanmap.NewRecorder(parent, prov.Tracer(), opts)
 	var prompt []int
 	if !s.CaptureContent {

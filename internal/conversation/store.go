@@ -1,0 +1,103 @@
+// Package conversation keeps what a conversation's turns share across
+// processes and modes: the root of its last turn, so that the next turn
+// links to it whichever way it arrives (a wrapped --resume run, the
+// editor's hooks, an ACP session in a new agent process); and the mark
+// that keeps a conversation from being traced twice.
+package conversation
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/cursor-otel/cursor-otel/internal/spool"
+	"github.com/cursor-otel/cursor-otel/internal/statedir"
+)
+
+// StreamTraced is set in the environment of an agent cursor-otel traces
+// from its stream or its ACP messages: its hooks then add nothing, so the
+// conversation is traced once.
+const StreamTraced = "CURSOR_OTEL_STREAM_TRACED"
+
+// Store is the last turns of the conversations traced on this machine: a
+// small file each, last/NAME in Dir, written whole (renamed into place),
+// the last writer winning.
+type Store struct {
+	Dir string
+}
+
+// Last is the root of the conversation's last turn.
+func (s Store) Last(conversation string) (trace.SpanContext, bool) {
+	b, err := os.ReadFile(s.file(conversation))
+	if err != nil {
+		return trace.SpanContext{}, false
+	}
+	tid, sid, ok := strings.Cut(strings.TrimSpace(string(b)), " ")
+	t, terr := trace.TraceIDFromHex(tid)
+	sp, serr := trace.SpanIDFromHex(sid)
+	if !ok || terr != nil || serr != nil {
+		return trace.SpanContext{}, false // damaged: the next turn starts a chain
+	}
+	return trace.NewSpanContext(trace.SpanContextConfig{TraceID: t, SpanID: sp, TraceFlags: trace.FlagsSampled, Remote: true}), true
+}
+
+// SetLast makes root the conversation's last turn.
+func (s Store) SetLast(conversation string, root trace.SpanContext) {
+	if !root.IsValid() {
+		return
+	}
+	path := s.file(conversation)
+	if err := spool.MkdirAll(filepath.Dir(path)); err != nil {
+		return
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".last-*")
+	if err != nil {
+		return
+	}
+	_, err = fmt.Fprintf(f, "%s %s\n", root.TraceID(), root.SpanID())
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		spool.GiveToDirOwner(f.Name()) // a root run's (sudo -E) is the user's
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		_ = os.Remove(f.Name())
+	}
+}
+
+// file is where a conversation's last turn is written down: by a digest
+// of its id, which may hold anything.
+func (s Store) file(conversation string) string {
+	sum := sha256.Sum256([]byte(conversation))
+	return filepath.Join(s.Dir, "last", hex.EncodeToString(sum[:12]))
+}
+
+// DefaultDir is CURSOR_OTEL_STATE_DIR, else hooks/ in cursor-otel's state
+// directory (see statedir), where conversations are kept.
+func DefaultDir(environ []string) string {
+	if d := lookup(environ, "CURSOR_OTEL_STATE_DIR"); d != "" {
+		return d
+	}
+	base := statedir.Dir(func(name string) string { return lookup(environ, name) })
+	if base == "" {
+		base = filepath.Join(os.TempDir(), "cursor-otel")
+	}
+	return filepath.Join(base, "hooks")
+}
+
+// lookup reads a variable of environ: the last one set wins.
+func lookup(environ []string, name string) string {
+	for i := len(environ) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(environ[i], name+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
