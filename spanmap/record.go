@@ -45,7 +45,10 @@ type RecordEvent struct {
 // IDGenerator, as for a Recorder's.
 func Emit(ctx context.Context, tracer trace.Tracer, r SpanRecord) {
 	if r.Parent.IsValid() {
-		ctx = trace.ContextWithRemoteSpanContext(ctx, trace.NewSpanContext(trace.SpanContextConfig{
+		// A local parent: its trace is whole only once its root ends
+		// (reports and whole-trace export wait for it), as in a process
+		// that made every span itself.
+		ctx = trace.ContextWithSpanContext(ctx, trace.NewSpanContext(trace.SpanContextConfig{
 			TraceID: r.TraceID, SpanID: r.Parent, TraceFlags: trace.FlagsSampled}))
 	}
 	p := pending{sc: trace.NewSpanContext(trace.SpanContextConfig{TraceID: r.TraceID, SpanID: r.SpanID, TraceFlags: trace.FlagsSampled}),
