@@ -8,13 +8,13 @@ package conversation
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/cursor-otel/cursor-otel/internal/atomicfile"
 	"github.com/cursor-otel/cursor-otel/internal/spool"
 	"github.com/cursor-otel/cursor-otel/internal/statedir"
 )
@@ -55,21 +55,7 @@ func (s Store) SetLast(conversation string, root trace.SpanContext) {
 	if err := spool.MkdirAll(filepath.Dir(path)); err != nil {
 		return
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".last-*")
-	if err != nil {
-		return
-	}
-	_, err = fmt.Fprintf(f, "%s %s\n", root.TraceID(), root.SpanID())
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		spool.GiveToDirOwner(f.Name()) // a root run's (sudo -E) is the user's
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		_ = os.Remove(f.Name())
-	}
+	_ = atomicfile.Write(path, []byte(root.TraceID().String()+" "+root.SpanID().String()+"\n"))
 }
 
 // file is where a conversation's last turn is written down: by a digest

@@ -16,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cursor-otel/cursor-otel/internal/atomicfile"
 )
 
 // Destination is where kept spans were going, in the canonical form the
@@ -163,7 +165,7 @@ func (d *Dir) key(create bool) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("spool key: %w", err)
 	}
-	GiveToDirOwner(f.Name()) // a root run's key is the user's: the user's runs name destinations alike
+	atomicfile.GiveToDirOwner(f.Name()) // a root run's key is the user's: the user's runs name destinations alike
 	if err := os.Link(f.Name(), path); err != nil && !errors.Is(err, fs.ErrExist) {
 		return nil, fmt.Errorf("spool key: %w", err)
 	}
@@ -219,22 +221,10 @@ func (d *Dir) remember(id string, to Destination) error {
 	return d.writeSmall(path, b)
 }
 
-// writeSmall writes a small file whole, under a temporary name first.
+// writeSmall writes a small file of the spool's whole (the user's, when
+// a root run writes it).
 func (d *Dir) writeSmall(path string, b []byte) error {
-	f, err := os.CreateTemp(d.Path, ".dest-*")
-	if err != nil {
-		return fmt.Errorf("spool: %w", err)
-	}
-	_, err = f.Write(b)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		GiveToDirOwner(f.Name())
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		_ = os.Remove(f.Name())
+	if err := atomicfile.Write(path, b); err != nil {
 		return fmt.Errorf("spool: %w", err)
 	}
 	return nil

@@ -11,7 +11,3 @@ func ownerOther(fs.FileInfo) (uid int, other bool) { return 0, false }
 
 // MkdirAll makes dir and what is missing above it.
 func MkdirAll(dir string) error { return os.MkdirAll(dir, 0o700) }
-
-// GiveToDirOwner does nothing on Windows: no run writes into another
-// user's profile.
-func GiveToDirOwner(string) {}

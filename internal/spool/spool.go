@@ -22,6 +22,7 @@ import (
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/cursor-otel/cursor-otel/internal/atomicfile"
 	"github.com/cursor-otel/cursor-otel/internal/filelock"
 )
 
@@ -221,24 +222,12 @@ func (d *Dir) encodeParts(spans []sdktrace.ReadOnlySpan, pb []*tracepb.Span) (en
 	return e, nil
 }
 
-// write writes one part under a temporary name and renames it into place,
-// so that a reader sees it whole or not at all.
+// write writes one part whole or not at all (no fsync: a part cut short
+// by a crash fails its checksum and is dropped, saying so; one sync a
+// part would slow a replay to the disk's pace). A root run's part stays
+// root's: the user's deliveries leave it for root.
 func (d *Dir) write(name string, b []byte) error {
-	f, err := os.CreateTemp(d.Path, ".part-*")
-	if err != nil {
-		return fmt.Errorf("spool: %w", err)
-	}
-	// No fsync: a part cut short by a crash fails its checksum and is
-	// dropped, saying so; one sync a part would slow a replay to the disk's pace.
-	_, err = f.Write(b)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), filepath.Join(d.Path, name))
-	}
-	if err != nil {
-		_ = os.Remove(f.Name())
+	if err := atomicfile.WriteOwn(filepath.Join(d.Path, name), b); err != nil {
 		return fmt.Errorf("spool: %w", err)
 	}
 	return nil
@@ -386,13 +375,17 @@ const staleAfter = time.Hour
 func (d *Dir) removeStale() {
 	entries, _ := os.ReadDir(d.Path)
 	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), ".part-") {
-			continue
-		}
-		if info, err := e.Info(); err == nil && d.now().Sub(info.ModTime()) > staleAfter {
+		// .part-: written by earlier versions.
+		if atomicfile.Stale(e, d.now(), staleAfter) || strings.HasPrefix(e.Name(), ".part-") && e.Type().IsRegular() && old(e, d.now()) {
 			_ = os.Remove(filepath.Join(d.Path, e.Name()))
 		}
 	}
+}
+
+// old says an entry is older than staleAfter.
+func old(e os.DirEntry, now time.Time) bool {
+	info, err := e.Info()
+	return err == nil && now.Sub(info.ModTime()) > staleAfter
 }
 
 // Delivery says what Deliver did.

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/cursor-otel/cursor-otel/internal/atomicfile"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 )
 
@@ -56,7 +57,7 @@ func (d *Dir) Stage(dest, key string, stamp int64, spans []sdktrace.ReadOnlySpan
 			if err := d.write(temp, b); err != nil {
 				return nil, err
 			}
-			GiveToDirOwner(filepath.Join(d.Path, temp)) // a root run's build of the user's turns is the user's
+			atomicfile.GiveToDirOwner(filepath.Join(d.Path, temp)) // a root run's build of the user's turns is the user's
 			out = append(out, Staged{Temp: temp, Final: final, Spans: encoded.spans[i]})
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/cursor-otel/cursor-otel/internal/atomicfile"
 	"github.com/cursor-otel/cursor-otel/internal/spool"
 	"github.com/cursor-otel/cursor-otel/spanmap"
 	"github.com/cursor-otel/cursor-otel/tracer"
@@ -96,7 +97,7 @@ func (b *builder) moveFile(path, dest string) {
 		return
 	}
 	list, _ := json.Marshal(staged)
-	if writeWhole(path+movingSuffix, list) != nil || os.Remove(path) != nil {
+	if atomicfile.Write(path+movingSuffix, list) != nil || os.Remove(path) != nil {
 		_ = os.Remove(path + movingSuffix)
 		b.spool.Unstaged(key, nil)
 		return

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cursor-otel/cursor-otel/internal/atomicfile"
 	"github.com/cursor-otel/cursor-otel/internal/spool"
 	"github.com/cursor-otel/cursor-otel/spanmap"
 )
@@ -26,7 +27,6 @@ import (
 const (
 	journalDir   = "journal"
 	entrySuffix  = ".json"
-	entryTemp    = ".tmp-" // an entry being written
 	tempStaleFor = time.Minute
 )
 
@@ -46,29 +46,7 @@ func appendEntry(dir string, e spanmap.HookEntry) error {
 	var r [4]byte
 	_, _ = rand.Read(r[:])
 	name := fmt.Sprintf("%020d-%d-%s%s", e.At.UnixNano(), os.Getpid(), hex.EncodeToString(r[:]), entrySuffix)
-	return writeWhole(filepath.Join(jd, name), b)
-}
-
-// writeWhole writes b to path whole or not at all, readable by the user
-// alone (it may hold prompts, with content capture), and the user's even
-// when a root run writes it in the user's directory.
-func writeWhole(path string, b []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), entryTemp+"*")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(b)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		spool.GiveToDirOwner(f.Name())
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		_ = os.Remove(f.Name())
-	}
-	return err
+	return atomicfile.Write(filepath.Join(jd, name), b)
 }
 
 // journaled is a conversation's journal as read: its entries and their
@@ -89,8 +67,8 @@ func readJournal(dir, name string, now time.Time) journaled {
 	for _, de := range des {
 		n := de.Name()
 		path := filepath.Join(jd, n)
-		if strings.HasPrefix(n, entryTemp) {
-			if info, err := de.Info(); err == nil && now.Sub(info.ModTime()) > tempStaleFor {
+		if strings.HasPrefix(n, atomicfile.TempPrefix) {
+			if atomicfile.Stale(de, now, tempStaleFor) {
 				_ = os.Remove(path)
 			}
 			continue

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/cursor-otel/cursor-otel/internal/atomicfile"
 	"github.com/cursor-otel/cursor-otel/internal/filelock"
 	"github.com/cursor-otel/cursor-otel/internal/spool"
 	"github.com/cursor-otel/cursor-otel/spanmap"
@@ -65,7 +66,7 @@ func saveCheckpoint(dir, name string, cp *checkpoint) error {
 		return err
 	}
 	path := conversationFile(dir, name)
-	if err := writeWhole(path, b); err != nil {
+	if err := atomicfile.Write(path, b); err != nil {
 		return err
 	}
 	// Its time is its last event's: forget reads it.
@@ -86,7 +87,7 @@ func lockBuild(dir string) (func(), error) {
 	}
 	unlock, err := filelock.LockOwn(path, true)
 	if err == nil {
-		spool.GiveToDirOwner(path) // a root run's builder and the user's take the same lock
+		atomicfile.GiveToDirOwner(path) // a root run's builder and the user's take the same lock
 	}
 	return unlock, err
 }
@@ -122,7 +123,7 @@ func touch(path string, now time.Time) error {
 	if err := os.WriteFile(path, nil, 0o600); err != nil {
 		return err
 	}
-	spool.GiveToDirOwner(path)
+	atomicfile.GiveToDirOwner(path)
 	return os.Chtimes(path, now, now)
 }
 
