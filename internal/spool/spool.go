@@ -145,7 +145,7 @@ func (d *Dir) keep(to Destination, spans []sdktrace.ReadOnlySpan, logTooLarge bo
 	if k.TooLarge > 0 && logTooLarge {
 		d.addDropped(dropTooLarge, k.TooLarge)
 	}
-	k.Dropped = d.bound(written)
+	k.Dropped = d.bound(written, nil)
 	return k, nil
 }
 
@@ -168,7 +168,7 @@ func sessions(spans []sdktrace.ReadOnlySpan) (map[trace.TraceID][]sdktrace.ReadO
 // bytes: it lists the directory the first time, when its estimate is past
 // Max, and after every sixteenth of Max written (other processes write
 // too), and otherwise only counts.
-func (d *Dir) bound(written int64) (dropped int) {
+func (d *Dir) bound(written int64, protect map[string]bool) (dropped int) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.estimate += written
@@ -176,7 +176,7 @@ func (d *Dir) bound(written int64) (dropped int) {
 	if d.listed && d.estimate <= d.Max && d.sinceList < d.Max/16 {
 		return 0
 	}
-	dropped, d.estimate = d.evict()
+	dropped, d.estimate = d.evict(protect)
 	d.listed, d.sinceList = true, 0
 	return dropped
 }
@@ -338,7 +338,7 @@ func (d *Dir) anyPart(match func(name string) bool) bool {
 // whether or not a deliverer is at work: waiting for one would hold up
 // the run, and a part dropped while being sent is at worst both sent and
 // counted dropped, never sent twice. It returns the bytes left.
-func (d *Dir) evict() (dropped int, total int64) {
+func (d *Dir) evict(protect map[string]bool) (dropped int, total int64) {
 	parts, err := d.list()
 	if err != nil {
 		return 0, 0
@@ -347,11 +347,15 @@ func (d *Dir) evict() (dropped int, total int64) {
 	for _, p := range parts {
 		total += p.size
 	}
-	for len(parts) > 0 && total > d.Max {
-		oldest := parts[0].trace
+	for total > d.Max {
+		i := slices.IndexFunc(parts, func(p part) bool { return !protect[p.name] })
+		if i < 0 {
+			break // what is left was just published: it waits for its delivery
+		}
+		oldest := parts[i].trace
 		dropped++
 		parts = slices.DeleteFunc(parts, func(p part) bool {
-			if p.trace != oldest {
+			if p.trace != oldest || protect[p.name] {
 				return false
 			}
 			if os.Remove(filepath.Join(d.Path, p.name)) == nil {
@@ -449,14 +453,6 @@ func (d *Dir) Deliver(ctx context.Context, exp Export, redirect bool) (Delivery,
 	}
 	defer unlock()
 	d.removeStale()
-	if exp.Background {
-		// No one would be told what it dropped now: the bound is kept
-		// by the runs that keep sessions, and by flush, which say so.
-		r.Dropped = d.Dropped()
-	} else {
-		d.evict()
-		r.Dropped = d.takeDropped()
-	}
 	parts, err := d.list()
 	if err != nil {
 		return r, err
@@ -532,6 +528,14 @@ func (d *Dir) Deliver(ctx context.Context, exp Export, redirect bool) (Delivery,
 		r.Waiting = append(r.Waiting, w)
 	}
 	slices.SortFunc(r.Waiting, func(a, b Waiting) int { return cmp.Compare(a.Address, b.Address) })
+	if exp.Background {
+		// No one would be told what it dropped now: the bound is kept
+		// by the runs that keep sessions, and by flush, which say so.
+		r.Dropped = d.Dropped()
+	} else {
+		d.evict(nil) // what is left after the delivery, not what it could send
+		r.Dropped = d.takeDropped()
+	}
 	d.forget()
 	return r, nil
 }

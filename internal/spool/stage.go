@@ -68,9 +68,13 @@ func (d *Dir) Stage(dest, key string, stamp int64, spans []sdktrace.ReadOnlySpan
 }
 
 // Publish makes staged parts parts, each once: one whose staged file is
-// gone was published before. It then keeps the spool within its bound.
+// gone was published before. It then keeps the spool within its bound,
+// the oldest sessions going first; the parts it published are not
+// dropped now (the delivery that follows sends them), but by the next
+// that must make room.
 func (d *Dir) Publish(staged []Staged) error {
 	var written int64
+	published := map[string]bool{}
 	for _, s := range staged {
 		temp := filepath.Join(d.Path, s.Temp)
 		info, err := os.Stat(temp)
@@ -84,8 +88,11 @@ func (d *Dir) Publish(staged []Staged) error {
 			return fmt.Errorf("spool: %w", err)
 		}
 		written += info.Size()
+		published[s.Final] = true
 	}
-	d.bound(written)
+	if len(published) > 0 {
+		d.bound(written, published)
+	}
 	return nil
 }
 
