@@ -42,7 +42,6 @@ const (
 	ACPPermOutcome    = attribute.Key("cursor.permission.outcome")
 	ACPContextUsed    = attribute.Key("cursor.context.used_tokens")
 	ACPContextSize    = attribute.Key("cursor.context.size_tokens")
-	ACPCostCurrency   = attribute.Key("cursor.usage.cost_currency")
 	ACPSessionCost    = attribute.Key("cursor.session.cost") // the session's cumulative cost at the turn's last report, in cursor.usage.cost_currency
 	ACPUnanswered     = attribute.Key("cursor.acp.unanswered")
 	ACPUntracedBytes  = attribute.Key("cursor.acp.untraced_bytes")
@@ -1093,7 +1092,7 @@ func (a *ACP) endSub(sub *acpTurn, at time.Time, status, stopReason string) {
 		total := roundCost(*sub.cost + top.subCost)
 		top.subCost = total
 		if sub.currency != "" {
-			sub.root.SetAttributes(ACPCostCurrency.String(sub.currency))
+			sub.root.SetAttributes(CostCurrency.String(sub.currency))
 		}
 	}
 	if a.rec.opts.CaptureContent && sub.output.Len() > 0 {
@@ -1141,7 +1140,7 @@ func (a *ACP) endTurn(t *acpTurn, at time.Time, stopReason string, code codes.Co
 	if t.sessionCost != nil {
 		root.SetAttributes(ACPSessionCost.Float64(*t.sessionCost))
 		if t.currency != "" {
-			root.SetAttributes(ACPCostCurrency.String(t.currency))
+			root.SetAttributes(CostCurrency.String(t.currency))
 		}
 	}
 	if !t.first.IsZero() {

@@ -55,11 +55,14 @@ var (
 	// gen_ai.usage.cost beside it for the backends that read it (Langfuse,
 	// LiteLLM), the table it was priced from ("unpriced" when none knew the
 	// model) and the table's name for the model.
-	CostUSD     = attribute.Key("cursor.usage.cost")
-	GenAICost   = attribute.Key("gen_ai.usage.cost")
-	CostPricing = attribute.Key("cursor.cost.pricing")
-	CostModel   = attribute.Key("cursor.cost.model")
-	CostBudget  = attribute.Key("cursor.cost.budget") // USD, --max-budget-usd
+	CostUSD   = attribute.Key("cursor.usage.cost")
+	GenAICost = attribute.Key("gen_ai.usage.cost")
+	// CostCurrency names the currency of the costs beside it: USD for
+	// cursor-otel's estimates, an agent's own for what it reports.
+	CostCurrency = attribute.Key("cursor.usage.cost_currency")
+	CostPricing  = attribute.Key("cursor.cost.pricing")
+	CostModel    = attribute.Key("cursor.cost.model")
+	CostBudget   = attribute.Key("cursor.cost.budget") // USD, --max-budget-usd
 )
 
 // The values of gen_ai.operation.name, one per span kind of the model.

@@ -12,6 +12,9 @@ import (
 // Unpriced is cursor.cost.pricing for a model no price table knows.
 const Unpriced = "unpriced"
 
+// USD is the currency of cursor-otel's own estimates.
+const USD = "USD"
+
 // ErrBudgetExceeded is error.type for a session whose estimated cost is
 // over the budget, or cannot be known.
 const ErrBudgetExceeded = "budget_exceeded"
@@ -45,7 +48,7 @@ func (s *session) cost() (attrs []attribute.KeyValue, over string) {
 	}
 	usd := q.Cost(pricing.Usage{Input: usage.InputTokens, Output: usage.OutputTokens,
 		CacheRead: usage.CacheReadTokens, CacheWrite: usage.CacheCreationTokens})
-	attrs = append(attrs, CostUSD.Float64(usd), GenAICost.Float64(usd), CostPricing.String(q.Source), CostModel.String(q.Key))
+	attrs = append(attrs, CostUSD.Float64(usd), GenAICost.Float64(usd), CostCurrency.String(USD), CostPricing.String(q.Source), CostModel.String(q.Key))
 	if budget > 0 && usd > budget {
 		over = fmt.Sprintf("estimated cost $%.2f is over the budget of $%.2f by $%.2f", usd, budget, usd-budget)
 	}

@@ -31,7 +31,7 @@ func (h *Hooks) price(st *HookState, model string, u parse.Usage) []attribute.Ke
 	usd := q.Cost(pricing.Usage{Input: u.InputTokens, Output: u.OutputTokens, CacheRead: u.CacheReadTokens, CacheWrite: u.CacheCreationTokens})
 	t.CostUSD += usd
 	t.Pricing, t.PricedAs = q.Source, q.Key
-	return []attribute.KeyValue{GenAICost.Float64(usd), CostPricing.String(q.Source), CostModel.String(q.Key)}
+	return []attribute.KeyValue{GenAICost.Float64(usd), CostCurrency.String(USD), CostPricing.String(q.Source), CostModel.String(q.Key)}
 }
 
 // attributes are the session's totals under cursor.usage.* (its
@@ -45,7 +45,7 @@ func (t *HookTotals) attributes() []attribute.KeyValue {
 	if t.Unpriced > 0 {
 		return append(attrs, CostPricing.String(Unpriced))
 	}
-	return append(attrs, CostUSD.Float64(t.CostUSD), CostPricing.String(t.Pricing), CostModel.String(t.PricedAs))
+	return append(attrs, CostUSD.Float64(t.CostUSD), CostCurrency.String(USD), CostPricing.String(t.Pricing), CostModel.String(t.PricedAs))
 }
 
 // compactionAttributes say what a preCompact announced.

@@ -202,7 +202,7 @@ func FromTrace(spans []sdktrace.ReadOnlySpan) (Report, bool) {
 	}
 
 	r.CostUSD = floatPtr(spanmap.Value(attrs, spanmap.CostUSD))
-	if c := spanmap.Value(attrs, spanmap.ACPCostCurrency).AsString(); c != "" && c != "USD" {
+	if c := spanmap.Value(attrs, spanmap.CostCurrency).AsString(); c != "" && c != "USD" {
 		r.CostUSD = nil // an agent's cost in its own currency is no US dollar figure
 	}
 	r.Pricing = spanmap.Value(attrs, spanmap.CostPricing).AsString()
