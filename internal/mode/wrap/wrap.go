@@ -148,6 +148,7 @@ func traced(ctx context.Context, c Config, path string, env []string, inv agent.
 		code := statusCannotRun
 		r.rec.Finish(spanmap.End{Time: time.Now(), ExitCode: &code, NoStream: true})
 		settings.Spooled(r.reports, r.prov.Shutdown(ctx))
+		r.turns.wait()
 		r.reports.Finish()
 		return statusCannotRun
 	}
@@ -161,6 +162,7 @@ type recording struct {
 	reports  *summary.Files
 	prov     *tracer.Provider
 	rec      *spanmap.Recorder
+	turns    *earlyTurns
 	attrs    []attribute.KeyValue // the session's, from the command line and environment
 	notes    []string             // what to say at the end
 }
@@ -186,7 +188,8 @@ func setUp(ctx context.Context, c Config, path string, inv agent.Invocation, p p
 	}
 	opts := s.Recording(r.redactor)
 	// A resumed chat links to the conversation's last turn traced here.
-	opts.Turns = hook.Turns{Dir: hook.DefaultStateDir(c.Environ)}
+	r.turns = newEarlyTurns(hook.Turns{Dir: hook.DefaultStateDir(c.Environ)})
+	opts.Turns = r.turns
 	r.rec = spanmap.NewRecorder(parent, prov.Tracer(), opts)
 	var prompt []int
 	if !s.CaptureContent {
@@ -221,7 +224,7 @@ func (r *recording) follow(ctx context.Context, c Config, proc *agent.Process, p
 	if proc.Merged() {
 		mergedTail = agent.NewTail(4 << 10)
 	}
-	t := &streamTracer{rec: rec, render: render, tail: mergedTail}
+	t := &streamTracer{rec: rec, render: render, tail: mergedTail, turns: r.turns}
 	traced := make(chan struct{})
 	go func() {
 		defer close(traced)
@@ -271,6 +274,7 @@ func (r *recording) follow(ctx context.Context, c Config, proc *agent.Process, p
 		render.finish(exit.Code == 0)
 	}
 	report := prov.Shutdown(ctx)
+	r.turns.wait() // written beside the export
 	settings.Spooled(reports, report)
 	if broken != nil {
 		notes = append(notes, fmt.Sprintf("%v; the trace is incomplete", broken))
@@ -333,6 +337,8 @@ type streamTracer struct {
 	render *renderer   // json and text runs
 	tail   *agent.Tail // stderr's lines, when they come in the stdout pipe
 	broken error       // why recording stopped
+	turns  *earlyTurns // told each conversation the stream names, to read its last turn now
+	conv   string      // the last conversation told
 }
 
 func (t *streamTracer) trace(out *agent.Output) {
@@ -356,6 +362,10 @@ func (t *streamTracer) trace(out *agent.Output) {
 			if t.tail != nil {
 				_, _ = t.tail.Write(append(append([]byte(nil), dec.Raw()...), '\n'))
 			}
+		}
+		if id := ev.Head().SessionID; id != "" && id != t.conv && t.turns != nil {
+			t.conv = id
+			t.turns.prefetch(id)
 		}
 		if t.broken == nil {
 			t.broken = safe.Run(func() { t.rec.Record(ev, out.Arrival()) })
