@@ -96,6 +96,8 @@ type Provider struct {
 	metricGuard  *metricGuard             // nil when metrics do not go over OTLP
 	guard        *guard                   // nil when nothing is exported over OTLP
 	ended        atomic.Int64
+	ending       atomic.Bool              // EndingAt was called: a root that ends is exported at once
+	batches      []sdktrace.SpanProcessor // the exporters' processors
 	flushTimeout time.Duration
 	deadline     time.Time // of the flush, once EndingAt was called
 	settings     settings
@@ -164,8 +166,11 @@ func New(ctx context.Context, cfg Config) (*Provider, error) {
 		if !cfg.LiveSpans {
 			sp = newWholeTraces(sp, min(maxWholeSpans, max(1, maxHeldBytes*4/spanBytes)))
 		}
+		p.batches = append(p.batches, sp)
 		opts = append(opts, sdktrace.WithSpanProcessor(sp))
 	}
+	// After the exporters' processors: the root is queued by then.
+	opts = append(opts, sdktrace.WithSpanProcessor(rootFlush{p}))
 	p.tp = sdktrace.NewTracerProvider(opts...)
 	mp, err := p.newMeterProvider(ctx, cfg, res)
 	if err != nil {
@@ -354,6 +359,7 @@ var ErrFlushTimeout = errors.New("flush timed out")
 func (p *Provider) EndingAt(t time.Time) {
 	// The flush gives up a little before the timeout: exit comes after it.
 	p.deadline = t.Add(p.flushTimeout - min(exitAllowance, p.flushTimeout/10))
+	defer p.ending.Store(true)
 	p.handOverAt(p.deadline)
 	if p.guard != nil {
 		p.guard.beginShutdown(p.deadline)
@@ -407,6 +413,28 @@ func (p *Provider) Shutdown(ctx context.Context) Report {
 	}
 	return r
 }
+
+// rootFlush starts the export of a trace as its root ends, once the run
+// is ending (EndingAt), instead of at Shutdown: the export then goes
+// beside what the caller does after the session ends (its reports and
+// metrics), not after it.
+type rootFlush struct{ p *Provider }
+
+func (f rootFlush) OnStart(context.Context, sdktrace.ReadWriteSpan) {}
+func (f rootFlush) OnEnd(s sdktrace.ReadOnlySpan) {
+	if !f.p.ending.Load() || !s.SpanContext().IsSampled() || s.Parent().IsValid() && !s.Parent().IsRemote() {
+		return
+	}
+	for _, sp := range f.p.batches {
+		go func() {
+			ctx, cancel := context.WithDeadline(context.Background(), f.p.deadline)
+			defer cancel()
+			_ = sp.ForceFlush(ctx) // Shutdown waits for the export it starts
+		}()
+	}
+}
+func (f rootFlush) Shutdown(context.Context) error   { return nil }
+func (f rootFlush) ForceFlush(context.Context) error { return nil }
 
 // endCounter counts ended spans meant for export (sampled), so that Report
 // can say how many were lost.

@@ -376,3 +376,35 @@ func TestTraceparentRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// signalWriter says on wrote that something was written.
+type signalWriter struct{ wrote chan struct{} }
+
+func (w signalWriter) Write(p []byte) (int, error) {
+	select {
+	case w.wrote <- struct{}{}:
+	default:
+	}
+	return len(p), nil
+}
+
+// Once the run is ending, a trace is exported as its root ends, not at
+// Shutdown: the export goes beside the caller's own end of the session.
+func TestRootEndingExportsOnceTheRunEnds(t *testing.T) {
+	w := signalWriter{wrote: make(chan struct{}, 1)}
+	p, err := New(context.Background(), Config{Getenv: env(map[string]string{"OTEL_TRACES_EXPORTER": "console"}), Console: w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, root := p.Tracer().Start(context.Background(), "root")
+	p.EndingAt(time.Now())
+	root.End()
+	select {
+	case <-w.wrote:
+	case <-time.After(3 * time.Second): // the batch processor's own delay is 5 s
+		t.Error("the trace was not exported when its root ended")
+	}
+	if r := p.Shutdown(context.Background()); r.Spans != 1 || r.Lost() != 0 {
+		t.Errorf("report %+v, want 1 span, none lost", r)
+	}
+}
