@@ -91,10 +91,17 @@ const (
 
 // Provider is a configured TracerProvider.
 type Provider struct {
-	tp           *sdktrace.TracerProvider
-	mp           *sdkmetric.MeterProvider // nil when metrics go nowhere
-	metricGuard  *metricGuard             // nil when metrics do not go over OTLP
-	guard        *guard                   // nil when nothing is exported over OTLP
+	tp          *sdktrace.TracerProvider
+	mp          *sdkmetric.MeterProvider // nil when metrics go nowhere
+	metricGuard *metricGuard             // nil when metrics do not go over OTLP
+	metricOuts  []metricOut              // the metrics' exporters and readers
+
+	recorded     atomic.Int64  // traces whose metrics were recorded
+	earlyOnce    sync.Once     // the metrics' export at a trace's end, started once
+	early        chan struct{} // closed when it is done; nil when none started
+	earlyErr     error
+	earlyCovers  int64  // the traces recorded when it began
+	guard        *guard // nil when nothing is exported over OTLP
 	ended        atomic.Int64
 	ending       atomic.Bool              // EndingAt was called: a root that ends is exported at once
 	batches      []sdktrace.SpanProcessor // the exporters' processors
@@ -380,7 +387,7 @@ func (p *Provider) Shutdown(ctx context.Context) Report {
 	var metricsErr error
 	var flushing sync.WaitGroup
 	if p.mp != nil {
-		flushing.Go(func() { metricsErr = p.mp.Shutdown(ctx) })
+		flushing.Go(func() { metricsErr = p.shutdownMetrics(ctx) })
 	}
 	shutdownErr := p.tp.Shutdown(ctx)
 	flushing.Wait()

@@ -408,3 +408,35 @@ func TestRootEndingExportsOnceTheRunEnds(t *testing.T) {
 		t.Errorf("report %+v, want 1 span, none lost", r)
 	}
 }
+
+// A run's metrics go out once, started as its trace ends when the run is
+// ending; a trace that ends after that export began is exported too.
+func TestMetricsExportedOnceAsTheTraceEnds(t *testing.T) {
+	ctx := context.Background()
+	for _, roots := range []int{1, 2} {
+		recv := otlptest.StartGRPC(t)
+		p, err := New(ctx, Config{Getenv: env(map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": recv.Endpoint})})
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs, err := p.Meter().Int64Counter("runs")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.OnTraceEnd(func(Trace) { runs.Add(ctx, 1) })
+		p.EndingAt(time.Now())
+		for range roots {
+			_, root := p.Tracer().Start(ctx, "root")
+			root.End()
+		}
+		r := p.Shutdown(ctx)
+		exports := recv.Metrics()
+		if len(exports) == 0 || len(exports) > roots || r.MetricsErr != nil {
+			t.Fatalf("%d roots: %d metrics exports (%v), want 1 to %d", roots, len(exports), r.MetricsErr, roots)
+		}
+		last := exports[len(exports)-1].GetScopeMetrics()[0].GetMetrics()[0].GetSum().GetDataPoints()[0].GetAsInt()
+		if last != int64(roots) {
+			t.Errorf("%d roots: the last export counts %d runs, want %d", roots, last, roots)
+		}
+	}
+}
