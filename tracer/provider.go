@@ -117,6 +117,10 @@ type Provider struct {
 	kept    spool.Kept // what went to the spool
 	keepErr error      // why some could not
 
+	destOnce sync.Once
+	dest     spool.Destination          // where the spans go, as the spool names it (destination)
+	look     atomic.Pointer[spool.Look] // the spool as LookAtSpool saw it
+
 	deliverer func()
 	traceConn *grpc.ClientConn // the traces' OTLP/gRPC connection, when cursor-otel dialed it
 	handMu    sync.Mutex
@@ -220,15 +224,36 @@ func (p *Provider) newExporter(ctx context.Context, name string, cfg Config, bat
 		p.guard.keep = p.keep
 		if p.deliverer != nil {
 			p.guard.handOver = p.handOver
-			p.guard.inDoubt = func() { p.spool.NotPrompt(p.settings.traces.destination(p.getenv)) }
+			p.guard.inDoubt = func() { p.spool.NotPrompt(p.destination()) }
 		}
 	}
 	return p.guard, nil
 }
 
+// destination is where the spans go, as the spool names it: read from the
+// variables once.
+func (p *Provider) destination() spool.Destination {
+	p.destOnce.Do(func() { p.dest = p.settings.traces.destination(p.getenv) })
+	return p.dest
+}
+
+// LookAtSpool looks at the spool, once, for what the rest of the run
+// needs of it (whether the collector answers promptly, the sessions that
+// wait for another one), so that the run's end does not; a wrapper calls
+// it while the agent runs. It says whether earlier runs kept sessions for
+// this collector: a background delivery has work.
+func (p *Provider) LookAtSpool() (pending bool) {
+	if p.spool == nil || p.guard == nil {
+		return false
+	}
+	l := p.spool.Look(p.destination())
+	p.look.Store(&l)
+	return l.Pending
+}
+
 // keep writes spans the collector did not take to the spool.
 func (p *Provider) keep(spans []sdktrace.ReadOnlySpan) {
-	k, err := p.spool.Keep(p.settings.traces.destination(p.getenv), spans)
+	k, err := p.spool.Keep(p.destination(), spans)
 	p.keptMu.Lock()
 	defer p.keptMu.Unlock()
 	p.kept.Spans += k.Spans

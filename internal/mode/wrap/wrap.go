@@ -47,7 +47,9 @@ type Config struct {
 	// agent.Exec when nil. (A test runs the agent instead.)
 	Exec func(path string, args, env []string) error
 	// DeliverKept starts delivering, in the background, what earlier runs
-	// kept; called once the agent runs. Nil starts nothing.
+	// kept, if anything is; an ACP session calls it once the agent runs.
+	// (A traced run looks at the spool itself, and starts Deliverer when
+	// it holds sessions for the collector.) Nil starts nothing.
 	DeliverKept func()
 	// Deliverer starts the background delivery for the run to hand its
 	// last spans over to (tracer.Config.Deliverer). Nil hands nothing over.
@@ -210,8 +212,15 @@ func setUp(ctx context.Context, c Config, path string, inv agent.Invocation, p p
 // trace and returns the status to exit with.
 func (r *recording) follow(ctx context.Context, c Config, proc *agent.Process, p plan) int {
 	s, rec, prov, redactor, reports, notes := r.s, r.rec, r.prov, r.redactor, r.reports, r.notes
-	if c.DeliverKept != nil {
-		c.DeliverKept()
+	// The spool, looked at once, while the agent runs: what earlier runs
+	// kept for this collector is delivered in the background, and what
+	// waits for another one is said at the end.
+	if prov.LookAtSpool() && c.Deliverer != nil {
+		c.Deliverer()
+	}
+	var waiting string
+	if !c.Settings.Quiet {
+		waiting = prov.WaitingNote()
 	}
 	// cursor-otel's own failure must never cost the user the agent's exit
 	// status or output: tracing runs guarded, a panic in it becomes one
@@ -282,10 +291,7 @@ func (r *recording) follow(ctx context.Context, c Config, proc *agent.Process, p
 	if untraced > 0 {
 		notes = append(notes, fmt.Sprintf("tracing fell behind the agent's output; %s of it not traced", oneline.Size(untraced)))
 	}
-	notes = append(notes, report.Warning())
-	if !c.Settings.Quiet {
-		notes = append(notes, prov.WaitingNote())
-	}
+	notes = append(notes, report.Warning(), waiting)
 	reports.Finish()
 	if err := reports.Err(); err != nil {
 		notes = append(notes, err.Error())
