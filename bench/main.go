@@ -153,7 +153,11 @@ func (w wrapper) measure(t *targets, dir string, hookEvents int) error {
 		t.check(added <= peerAdded, "wrapper, small run: cursor-otel adds %.2f ms to the agent alone, otel-cli exec (the peer) %.2f ms (target: no more than the peer)",
 			ms(added), ms(peerAdded))
 	} else {
-		fmt.Printf("skip wrapper, small run: cursor-otel adds %.2f ms to the agent alone; no peer to compare with\n", ms(added))
+		// No peer: the least wrapper the libraries make stands in for it
+		// (it adds less than the peer did where both were measured).
+		floorAdded := mid(minus(c.floorWrapped, c.alone))
+		t.check(added <= floorAdded, "wrapper, small run: cursor-otel adds %.2f ms to the agent alone, floor wrap %.2f ms (no peer could be built: target no more than the floor)",
+			ms(added), ms(floorAdded))
 	}
 
 	l, err := w.realLength(dir)
@@ -164,8 +168,8 @@ func (w wrapper) measure(t *targets, dir string, hookEvents int) error {
 	fmt.Printf("  agent alone %.2f ms, through cursor-otel %.2f ms; its first byte after %.2f ms alone, %.2f ms later through cursor-otel\n",
 		ms(mid(l.alone)), ms(mid(l.wrapped)), ms(mid(l.firstAlone)), ms(mid(minus(l.firstWrapped, l.firstAlone))))
 	longAdded := mid(minus(l.wrapped, l.alone))
-	t.check(longAdded <= mid(l.version), "wrapper, real-length run: cursor-otel adds %.2f ms to the agent alone, its own start (cursor-otel version) takes %.2f ms (target: no more than its start)",
-		ms(longAdded), ms(mid(l.version)))
+	t.check(float64(longAdded) <= maxLongToStart*float64(mid(l.version)), "wrapper, real-length run: cursor-otel adds %.2f ms to the agent alone, %.2f× its own start (cursor-otel version, %.2f ms) (target %.1f×)",
+		ms(longAdded), float64(longAdded)/float64(mid(l.version)), ms(mid(l.version)), maxLongToStart)
 
 	// The target is on what cursor-otel adds: the agent's own pipe, read
 	// straight, has a p99 of 0.3-0.9 ms on this VM from one run to the
@@ -214,6 +218,12 @@ func (w wrapper) measure(t *targets, dir string, hookEvents int) error {
 		hooksAtOnce, ms(p99(par.hook)), hooksAtOnce, ms(p99(par.version)))
 	return nil
 }
+
+// maxLongToStart is the most a wrapped run of an agent that thinks before
+// its first byte may add, against cursor-otel's own start: the set-up is
+// made while the agent thinks, and what is left is about one start and
+// one export.
+const maxLongToStart = 1.2
 
 // maxHookToStart is the most a hook event may take against cursor-otel's
 // own start: Cursor waits for each hook, so a hook does what it must and

@@ -32,8 +32,13 @@ func (p *Provider) handOverAt(deadline time.Time) {
 	if p.spool == nil || p.deliverer == nil || p.guard == nil {
 		return
 	}
-	to := p.settings.traces.destination(p.getenv)
-	if p.spool.Prompt(to) || !connected(p.traceConn, time.Until(deadline)/4) {
+	prompt := false
+	if l := p.look.Load(); l != nil {
+		prompt = l.Prompt
+	} else {
+		prompt = p.spool.Prompt(p.destination())
+	}
+	if prompt || !connected(p.traceConn, time.Until(deadline)/4) {
 		return
 	}
 	p.handMu.Lock()
@@ -50,7 +55,7 @@ func (p *Provider) HandOverEachTrace() {
 	if p.spool == nil || p.deliverer == nil || p.guard == nil {
 		return
 	}
-	if p.spool.Prompt(p.settings.traces.destination(p.getenv)) {
+	if p.spool.Prompt(p.destination()) {
 		return
 	}
 	p.handMu.Lock()
@@ -93,7 +98,7 @@ func (p *Provider) handOver(spans []sdktrace.ReadOnlySpan) []sdktrace.ReadOnlySp
 	if !p.handing {
 		return spans
 	}
-	h, k, err := p.spool.HandOver(p.settings.traces.destination(p.getenv), spans)
+	h, k, err := p.spool.HandOver(p.destination(), spans)
 	if err != nil && len(h.Parts) == 0 {
 		return spans
 	}
@@ -132,7 +137,7 @@ func (p *Provider) awaitHanded(deadline time.Time) (r handedResult) {
 	if len(handed) == 0 {
 		return r
 	}
-	to := p.settings.traces.destination(p.getenv)
+	to := p.destination()
 	for {
 		r = handedResult{}
 		for _, h := range handed {

@@ -2,6 +2,7 @@ package tracer
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -23,8 +24,9 @@ import (
 
 // newMeterProvider sets up the metric SDK where OTEL_METRICS_EXPORTER
 // says, with the traces' resource; nil when metrics go nowhere. A run
-// records its metrics when it ends, so the reader exports once, at
-// shutdown, within the same deadline as the spans.
+// records its metrics when it ends, so they are exported once (see
+// exportMetrics), within the same deadline as the spans: read by hand,
+// not by a periodic reader, whose shutdown would export again.
 func (p *Provider) newMeterProvider(ctx context.Context, cfg Config, res *resource.Resource) (*sdkmetric.MeterProvider, error) {
 	if len(p.settings.metrics.exporters) == 0 {
 		return nil, nil
@@ -74,11 +76,78 @@ func (p *Provider) newMeterProvider(ctx context.Context, cfg Config, res *resour
 			p.metricGuard = &metricGuard{Exporter: exp}
 			exp = p.metricGuard
 		}
-		// An interval longer than any run: the shutdown's collection is
-		// the one export.
-		opts = append(opts, sdkmetric.WithReader(sdkmetric.NewPeriodicReader(exp, sdkmetric.WithInterval(24*time.Hour))))
+		r := sdkmetric.NewManualReader(sdkmetric.WithTemporalitySelector(exp.Temporality), sdkmetric.WithAggregationSelector(exp.Aggregation))
+		p.metricOuts = append(p.metricOuts, metricOut{reader: r, exp: exp})
+		opts = append(opts, sdkmetric.WithReader(r))
 	}
 	return sdkmetric.NewMeterProvider(opts...), nil
+}
+
+// metricOut is one metrics exporter and the reader that collects for it.
+type metricOut struct {
+	reader *sdkmetric.ManualReader
+	exp    sdkmetric.Exporter
+}
+
+// exportMetrics collects what was recorded and exports it, each exporter
+// beside the others.
+func (p *Provider) exportMetrics(ctx context.Context) error {
+	errs := make([]error, len(p.metricOuts))
+	var wg sync.WaitGroup
+	for i, o := range p.metricOuts {
+		wg.Go(func() {
+			var rm metricdata.ResourceMetrics
+			if errs[i] = o.reader.Collect(ctx, &rm); errs[i] == nil {
+				errs[i] = o.exp.Export(ctx, &rm)
+			}
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// metricsAtTraceEnd starts the metrics' export as a trace ends once the
+// run is ending (EndingAt): beside the trace's own export, not after it
+// at Shutdown. recorded counts the traces whose metrics were recorded.
+func (p *Provider) metricsAtTraceEnd() {
+	p.recorded.Add(1)
+	if p.mp == nil || !p.ending.Load() {
+		return
+	}
+	p.earlyOnce.Do(func() {
+		p.early = make(chan struct{})
+		go func() {
+			defer close(p.early)
+			ctx, cancel := context.WithDeadline(context.Background(), p.deadline)
+			defer cancel()
+			p.earlyCovers = p.recorded.Load()
+			p.earlyErr = p.exportMetrics(ctx)
+		}()
+	})
+}
+
+// shutdownMetrics exports the metrics, unless the export at a trace's end
+// already took all there are, and shuts the exporters down.
+func (p *Provider) shutdownMetrics(ctx context.Context) error {
+	var err error
+	exported := false
+	p.earlyOnce.Do(func() {}) // none starts from now on
+	if p.early != nil {
+		select {
+		case <-p.early:
+			err, exported = p.earlyErr, p.earlyCovers == p.recorded.Load()
+		case <-ctx.Done():
+			err, exported = ctx.Err(), true
+		}
+	}
+	if !exported {
+		err = p.exportMetrics(ctx)
+	}
+	errs := []error{err, p.mp.Shutdown(ctx)}
+	for _, o := range p.metricOuts {
+		errs = append(errs, o.exp.Shutdown(ctx))
+	}
+	return errors.Join(errs...)
 }
 
 // metricUserAgent is the OTLP/gRPC metric exporter's user agent, which a

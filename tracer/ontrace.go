@@ -62,5 +62,8 @@ func (c *traceCollector) ForceFlush(context.Context) error { return nil }
 // OnTraceEnd hands each trace to fn when it ends, as the processor of the
 // same name does, for a caller that needs the provider first (its meter).
 func (p *Provider) OnTraceEnd(fn func(Trace)) {
-	p.tp.RegisterSpanProcessor(OnTraceEnd(fn))
+	p.tp.RegisterSpanProcessor(OnTraceEnd(func(t Trace) {
+		fn(t)
+		p.metricsAtTraceEnd() // what fn recorded goes out now, if the run is ending
+	}))
 }

@@ -376,3 +376,67 @@ func TestTraceparentRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// signalWriter says on wrote that something was written.
+type signalWriter struct{ wrote chan struct{} }
+
+func (w signalWriter) Write(p []byte) (int, error) {
+	select {
+	case w.wrote <- struct{}{}:
+	default:
+	}
+	return len(p), nil
+}
+
+// Once the run is ending, a trace is exported as its root ends, not at
+// Shutdown: the export goes beside the caller's own end of the session.
+func TestRootEndingExportsOnceTheRunEnds(t *testing.T) {
+	w := signalWriter{wrote: make(chan struct{}, 1)}
+	p, err := New(context.Background(), Config{Getenv: env(map[string]string{"OTEL_TRACES_EXPORTER": "console"}), Console: w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, root := p.Tracer().Start(context.Background(), "root")
+	p.EndingAt(time.Now())
+	root.End()
+	select {
+	case <-w.wrote:
+	case <-time.After(3 * time.Second): // the batch processor's own delay is 5 s
+		t.Error("the trace was not exported when its root ended")
+	}
+	if r := p.Shutdown(context.Background()); r.Spans != 1 || r.Lost() != 0 {
+		t.Errorf("report %+v, want 1 span, none lost", r)
+	}
+}
+
+// A run's metrics go out once, started as its trace ends when the run is
+// ending; a trace that ends after that export began is exported too.
+func TestMetricsExportedOnceAsTheTraceEnds(t *testing.T) {
+	ctx := context.Background()
+	for _, roots := range []int{1, 2} {
+		recv := otlptest.StartGRPC(t)
+		p, err := New(ctx, Config{Getenv: env(map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": recv.Endpoint})})
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs, err := p.Meter().Int64Counter("runs")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.OnTraceEnd(func(Trace) { runs.Add(ctx, 1) })
+		p.EndingAt(time.Now())
+		for range roots {
+			_, root := p.Tracer().Start(ctx, "root")
+			root.End()
+		}
+		r := p.Shutdown(ctx)
+		exports := recv.Metrics()
+		if len(exports) == 0 || len(exports) > roots || r.MetricsErr != nil {
+			t.Fatalf("%d roots: %d metrics exports (%v), want 1 to %d", roots, len(exports), r.MetricsErr, roots)
+		}
+		last := exports[len(exports)-1].GetScopeMetrics()[0].GetMetrics()[0].GetSum().GetDataPoints()[0].GetAsInt()
+		if last != int64(roots) {
+			t.Errorf("%d roots: the last export counts %d runs, want %d", roots, last, roots)
+		}
+	}
+}

@@ -10,13 +10,19 @@ import (
 // wait in the spool for another collector than the one set now (another
 // address, protocol, header value or certificate): they go nowhere until
 // the user acts, so the user hears of them, once for each growth; "" when
-// no more wait. (Call it after Shutdown; the caller leaves it unsaid, and
-// uncalled, under --quiet.)
+// no more wait. (Call it after Shutdown, or after LookAtSpool, of whose
+// look it then tells; the caller leaves it unsaid, and uncalled, under
+// --quiet.)
 func (p *Provider) WaitingNote() string {
 	if p.spool == nil || p.guard == nil {
 		return ""
 	}
-	n := p.spool.NewlyWaiting(p.settings.traces.destination(p.getenv))
+	var n int
+	if l := p.look.Load(); l != nil {
+		n = p.spool.NewlyWaitingIn(*l)
+	} else {
+		n = p.spool.NewlyWaiting(p.destination())
+	}
 	if n == 0 {
 		return ""
 	}

@@ -53,7 +53,8 @@ const tailSize = 4 << 10
 // twice. On Windows it shares cursor-otel's console, which sends it Ctrl-C
 // and Ctrl-Break itself (see jobControl).
 type Process struct {
-	proc     *os.Process
+	proc     *os.Process // Windows: the agent, to kill
+	pid      int
 	output   *Output
 	tail     *Tail // of stderr; nil when stderr is handed over or merged
 	merged   bool
@@ -191,7 +192,7 @@ func (p *Process) Output() *Output { return p.output }
 func (p *Process) Merged() bool { return p.merged }
 
 // Pid is the agent's process id (on unix also its process group's).
-func (p *Process) Pid() int { return p.proc.Pid }
+func (p *Process) Pid() int { return p.pid }
 
 // Exit is how the agent ended.
 type Exit struct {
@@ -225,7 +226,10 @@ func (p *Process) Wait() Exit {
 		}
 		<-drained
 	}
-	p.jobs.stop()
+	// Not waited for: letting the signals go waits for the runtime's
+	// signal goroutine to be idle, 0.4 ms of the exit path. Until then a
+	// signal finds the agent reaped and is let be.
+	go p.jobs.stop()
 	if p.tail != nil {
 		exit.StderrTail = p.tail.String()
 	}

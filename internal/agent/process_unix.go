@@ -13,18 +13,14 @@ import (
 // read from the background) to job control, which keeps the user's shell
 // and terminal as they would be without cursor-otel.
 func (p *Process) run(s Spec, files []*os.File, started chan<- error) {
-	proc, err := os.StartProcess(s.Path, append([]string{s.Path}, s.Args...), &os.ProcAttr{
-		Env:   s.Env,
-		Files: files,
-		Sys:   &syscall.SysProcAttr{Setpgid: true},
-	})
+	pid, err := forkExec(s.Path, append([]string{s.Path}, s.Args...), s.Env, files)
 	if err != nil {
 		started <- err
 		return
 	}
-	p.proc = proc
+	p.pid = pid
 	p.wrote(time.Now())
-	p.jobs.begin(proc.Pid)
+	p.jobs.begin(pid)
 	// The caller goes on while the watchdog starts (a shell: milliseconds
 	// the run would otherwise wait); Wait reads p.guard only after the
 	// agent is reaped, below. The caller runs first: woken on this
@@ -33,13 +29,13 @@ func (p *Process) run(s Spec, files []*os.File, started chan<- error) {
 	// machine.
 	started <- nil
 	runtime.Gosched()
-	if w, err := startWatchdog(proc.Pid); err == nil {
+	if w, err := startWatchdog(pid); err == nil {
 		p.guard = w
 	} // else tracing goes on; only the orphan guard is missing
 
 	var ws syscall.WaitStatus
 	for {
-		_, err := syscall.Wait4(proc.Pid, &ws, syscall.WUNTRACED, nil)
+		_, err := syscall.Wait4(pid, &ws, syscall.WUNTRACED, nil)
 		if err == syscall.EINTR {
 			continue
 		}
@@ -57,17 +53,38 @@ func (p *Process) run(s Spec, files []*os.File, started chan<- error) {
 		case ws.Signaled():
 			exit.Signal, exit.Code = ws.Signal(), 128+int(ws.Signal())
 		}
-		_ = proc.Release()
 		p.exited <- exit
 		return
 	}
+}
+
+// forkExec starts a program as os.StartProcess does, in a process group
+// of its own, but through syscall.ForkExec: a process's first
+// os.StartProcess first forks a child of its own to see whether the
+// kernel's pidfds work (0.2-0.5 ms), and the agent's start, which its
+// first byte waits for, need not pay for it. (The watchdog, started
+// after, does.)
+func forkExec(path string, argv, env []string, files []*os.File) (pid int, err error) {
+	if env == nil {
+		env = os.Environ()
+	}
+	fds := make([]uintptr, len(files))
+	for i, f := range files {
+		fds[i] = f.Fd() // as os.StartProcess: the descriptor the child gets
+	}
+	pid, err = syscall.ForkExec(path, argv, &syscall.ProcAttr{Env: env, Files: fds, Sys: &syscall.SysProcAttr{Setpgid: true}})
+	runtime.KeepAlive(files)
+	if err != nil {
+		return 0, &os.PathError{Op: "fork/exec", Path: path, Err: err}
+	}
+	return pid, nil // no *os.Process: os.FindProcess makes the same check
 }
 
 // Stop ends the agent as --stall-timeout does: TERM to its process group,
 // and KILL after grace if it is still there. The agent's exit is then
 // reaped as any other.
 func (p *Process) Stop(grace time.Duration) {
-	pgid := p.proc.Pid
+	pgid := p.pid
 	_ = syscall.Kill(-pgid, syscall.SIGTERM)
 	time.AfterFunc(grace, func() {
 		if !p.reaped.Load() {

@@ -31,7 +31,7 @@ func (p *Process) run(s Spec, files []*os.File, started chan<- error) {
 		started <- err
 		return
 	}
-	p.proc = proc
+	p.proc, p.pid = proc, proc.Pid
 	if job != nil {
 		p.guard = job
 	}

@@ -102,6 +102,11 @@ func (d *Dir) id(to Destination, create bool) (string, error) {
 // None when there is no key yet (nothing was kept with a destination).
 func (d *Dir) ids(to Destination) map[string]bool {
 	key, _ := d.key(false)
+	return idsWith(key, to)
+}
+
+// idsWith is ids, with the spool's key read (nil: none).
+func idsWith(key []byte, to Destination) map[string]bool {
 	if key == nil {
 		return nil
 	}

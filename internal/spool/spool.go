@@ -244,7 +244,7 @@ type part struct {
 
 // parsePart reads a part's name; ok is false for a file that is no part.
 func parsePart(name string, info fs.FileInfo) (p part, ok bool) {
-	if !strings.HasSuffix(name, partSuffix) || strings.HasPrefix(name, ".") {
+	if !isPartName(name) {
 		return p, false
 	}
 	p = part{name: name, size: info.Size()}
@@ -255,6 +255,11 @@ func parsePart(name string, info fs.FileInfo) (p part, ok bool) {
 	}
 	p.dest = destOf(name)
 	return p, true
+}
+
+// isPartName says a file's name is a part's.
+func isPartName(name string) bool {
+	return strings.HasSuffix(name, partSuffix) && !strings.HasPrefix(name, ".")
 }
 
 // list is the parts, oldest first.

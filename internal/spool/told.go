@@ -36,8 +36,13 @@ func (d *Dir) WaitingElsewhere(to Destination) int {
 // after a flush --redirect, is written down too, so that it growing again
 // is told again.)
 func (d *Dir) NewlyWaiting(to Destination) int {
-	n := d.WaitingElsewhere(to)
 	id, _ := d.id(to, false)
+	return d.tell(d.WaitingElsewhere(to), id)
+}
+
+// tell is NewlyWaiting of n sessions waiting elsewhere than the
+// destination id ("" when there is no key).
+func (d *Dir) tell(n int, id string) int {
 	if id == "" {
 		id = "-" // no key: nothing was kept for any destination yet
 	}

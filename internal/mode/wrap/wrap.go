@@ -46,7 +46,9 @@ type Config struct {
 	// agent.Exec when nil. (A test runs the agent instead.)
 	Exec func(path string, args, env []string) error
 	// DeliverKept starts delivering, in the background, what earlier runs
-	// kept; called once the agent runs. Nil starts nothing.
+	// kept, if anything is; an ACP session calls it once the agent runs.
+	// (A traced run looks at the spool itself, and starts Deliverer when
+	// it holds sessions for the collector.) Nil starts nothing.
 	DeliverKept func()
 	// Deliverer starts the background delivery for the run to hand its
 	// last spans over to (tracer.Config.Deliverer). Nil hands nothing over.
@@ -150,6 +152,7 @@ func traced(ctx context.Context, c Config, path string, env []string, inv agent.
 		code := statusCannotRun
 		r.rec.Finish(spanmap.End{Time: time.Now(), ExitCode: &code, NoStream: true})
 		settings.Spooled(r.reports, r.prov.Shutdown(ctx))
+		r.turns.wait()
 		r.reports.Finish()
 		return statusCannotRun
 	}
@@ -163,6 +166,7 @@ type recording struct {
 	reports  *summary.Files
 	prov     *tracer.Provider
 	rec      *spanmap.Recorder
+	turns    *earlyTurns
 	attrs    []attribute.KeyValue // the session's, from the command line and environment
 	notes    []string             // what to say at the end
 }
@@ -188,7 +192,8 @@ func setUp(ctx context.Context, c Config, path string, inv agent.Invocation, p p
 	}
 	opts := s.Recording(r.redactor)
 	// A resumed chat links to the conversation's last turn traced here.
-	opts.Turns = conversation.Store{Dir: conversation.DefaultDir(c.Environ)}
+	r.turns = newEarlyTurns(conversation.Store{Dir: conversation.DefaultDir(c.Environ)})
+	opts.Turns = r.turns
 	r.rec = spanmap.NewRecorder(parent, prov.Tracer(), opts)
 	var prompt []int
 	if !s.CaptureContent {
@@ -209,8 +214,15 @@ func setUp(ctx context.Context, c Config, path string, inv agent.Invocation, p p
 // trace and returns the status to exit with.
 func (r *recording) follow(ctx context.Context, c Config, proc *agent.Process, p plan) int {
 	s, rec, prov, redactor, reports, notes := r.s, r.rec, r.prov, r.redactor, r.reports, r.notes
-	if c.DeliverKept != nil {
-		c.DeliverKept()
+	// The spool, looked at once, while the agent runs: what earlier runs
+	// kept for this collector is delivered in the background, and what
+	// waits for another one is said at the end.
+	if prov.LookAtSpool() && c.Deliverer != nil {
+		c.Deliverer()
+	}
+	var waiting string
+	if !c.Settings.Quiet {
+		waiting = prov.WaitingNote()
 	}
 	// cursor-otel's own failure must never cost the user the agent's exit
 	// status or output: tracing runs guarded, a panic in it becomes one
@@ -223,7 +235,7 @@ func (r *recording) follow(ctx context.Context, c Config, proc *agent.Process, p
 	if proc.Merged() {
 		mergedTail = agent.NewTail(4 << 10)
 	}
-	t := &streamTracer{rec: rec, render: render, tail: mergedTail}
+	t := &streamTracer{rec: rec, render: render, tail: mergedTail, turns: r.turns}
 	traced := make(chan struct{})
 	go func() {
 		defer close(traced)
@@ -273,6 +285,7 @@ func (r *recording) follow(ctx context.Context, c Config, proc *agent.Process, p
 		render.finish(exit.Code == 0)
 	}
 	report := prov.Shutdown(ctx)
+	r.turns.wait() // written beside the export
 	settings.Spooled(reports, report)
 	if broken != nil {
 		notes = append(notes, fmt.Sprintf("%v; the trace is incomplete", broken))
@@ -280,10 +293,7 @@ func (r *recording) follow(ctx context.Context, c Config, proc *agent.Process, p
 	if untraced > 0 {
 		notes = append(notes, fmt.Sprintf("tracing fell behind the agent's output; %s of it not traced", oneline.Size(untraced)))
 	}
-	notes = append(notes, report.Warning())
-	if !c.Settings.Quiet {
-		notes = append(notes, prov.WaitingNote())
-	}
+	notes = append(notes, report.Warning(), waiting)
 	reports.Finish()
 	if err := reports.Err(); err != nil {
 		notes = append(notes, err.Error())
@@ -335,6 +345,8 @@ type streamTracer struct {
 	render *renderer   // json and text runs
 	tail   *agent.Tail // stderr's lines, when they come in the stdout pipe
 	broken error       // why recording stopped
+	turns  *earlyTurns // told each conversation the stream names, to read its last turn now
+	conv   string      // the last conversation told
 }
 
 func (t *streamTracer) trace(out *agent.Output) {
@@ -358,6 +370,10 @@ func (t *streamTracer) trace(out *agent.Output) {
 			if t.tail != nil {
 				_, _ = t.tail.Write(append(append([]byte(nil), dec.Raw()...), '\n'))
 			}
+		}
+		if id := ev.Head().SessionID; id != "" && id != t.conv && t.turns != nil {
+			t.conv = id
+			t.turns.prefetch(id)
 		}
 		if t.broken == nil {
 			t.broken = safe.Run(func() { t.rec.Record(ev, out.Arrival()) })
