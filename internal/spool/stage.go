@@ -32,39 +32,43 @@ type Staged struct {
 
 // Stage writes the spans of each trace, as parts for the destination
 // digest dest, under staged names derived from key and stamp: staging
-// the same key again writes the same names. Sessions heavier than the
-// bound are left out (and counted dropped, for the next delivery to say).
-func (d *Dir) Stage(dest, key string, stamp int64, spans []sdktrace.ReadOnlySpan) ([]Staged, error) {
+// the same key again writes the same names. A session heavier than the
+// bound is not staged: it is returned in tooLarge, for the caller to
+// send itself (or say dropped, DropTooLarge).
+func (d *Dir) Stage(dest, key string, stamp int64, spans []sdktrace.ReadOnlySpan) (staged []Staged, tooLarge [][]sdktrace.ReadOnlySpan, err error) {
 	if err := MkdirAll(d.Path); err != nil {
-		return nil, fmt.Errorf("spool: %w", err)
+		return nil, nil, fmt.Errorf("spool: %w", err)
 	}
 	byTrace, order := sessions(spans)
-	var out []Staged
-	tooLarge := 0
 	for _, id := range order {
 		spans := byTrace[id]
 		encoded, err := d.encodeParts(spans, convert(spans))
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if encoded.size > d.Max {
-			tooLarge++
+			tooLarge = append(tooLarge, spans)
 			continue
 		}
 		for i, b := range encoded.parts {
 			final := fmt.Sprintf("%020d-%s-0-%03d-%s%s", stamp, id, i, dest, partSuffix)
 			temp := stagePrefix + key + "-" + final
 			if err := d.write(temp, b); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			atomicfile.GiveToDirOwner(filepath.Join(d.Path, temp)) // a root run's build of the user's turns is the user's
-			out = append(out, Staged{Temp: temp, Final: final, Spans: encoded.spans[i]})
+			staged = append(staged, Staged{Temp: temp, Final: final, Spans: encoded.spans[i]})
 		}
 	}
-	if tooLarge > 0 {
-		d.addDropped(dropTooLarge, tooLarge)
+	return staged, tooLarge, nil
+}
+
+// DropTooLarge counts n sessions dropped as heavier than the bound, for
+// the next delivery to say.
+func (d *Dir) DropTooLarge(n int) {
+	if n > 0 {
+		d.addDropped(dropTooLarge, n)
 	}
-	return out, nil
 }
 
 // Publish makes staged parts parts, each once: one whose staged file is

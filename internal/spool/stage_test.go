@@ -23,8 +23,8 @@ func TestStageThenPublish(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	staged, err := d.Stage(dest, "conv-1", time.Now().UnixNano(), slices.Concat(session(2, 50), session(3, 50), session(4, 50)))
-	if err != nil || len(staged) != 3 {
+	staged, tooLarge, err := d.Stage(dest, "conv-1", time.Now().UnixNano(), slices.Concat(session(2, 50), session(3, 50), session(4, 50)))
+	if err != nil || len(staged) != 3 || len(tooLarge) != 0 {
 		t.Fatalf("staged %d parts, %v; want 3", len(staged), err)
 	}
 	if parts, _ := d.list(); len(parts) != 1 {
@@ -45,10 +45,15 @@ func TestStageThenPublish(t *testing.T) {
 		t.Errorf("delivered %d sessions %v, %d said dropped; want the three published, the older kept one dropped to make room", r.Sessions, traces, r.Dropped.Bound)
 	}
 	// A staged part never written down is removed.
-	if _, err := d.Stage(dest, "conv-2", 1, session(5, 1)); err != nil {
+	if _, _, err := d.Stage(dest, "conv-2", 1, session(5, 1)); err != nil {
 		t.Fatal(err)
 	}
 	d.Unstaged("conv-2", nil)
+	// A session heavier than the bound is not staged: the caller sends it.
+	d.Max = 100
+	if staged, tooLarge, err := d.Stage(dest, "conv-3", 1, session(6, 5)); err != nil || len(staged) != 0 || len(tooLarge) != 1 {
+		t.Errorf("staged %d, too large %d, %v; want none staged, the session returned", len(staged), len(tooLarge), err)
+	}
 	if left, _ := filepath.Glob(filepath.Join(d.Path, stagePrefix+"*")); len(left) != 0 {
 		t.Errorf("staged parts left: %v", left)
 	}

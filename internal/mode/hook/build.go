@@ -162,7 +162,10 @@ func (b *builder) conversation(name string, now time.Time) (again time.Time) {
 		if d == noOTLP || d == "" {
 			continue // no OTLP collector was set: reported, and sent nowhere
 		}
-		staged, err := b.spool.Stage(d, key, stamp, spans)
+		staged, tooLarge, err := b.spool.Stage(d, key, stamp, spans)
+		if err == nil {
+			b.sendTooLarge(d, tooLarge)
+		}
 		if err != nil || b.kill("staged") {
 			if !b.killed {
 				b.spool.Unstaged(name+"-", nil)
@@ -205,6 +208,32 @@ func (b *builder) finish(name string, cp *checkpoint) error {
 	}
 	cp.Staged, cp.Consumed = nil, nil
 	return saveCheckpoint(b.c.StateDir, name, cp)
+}
+
+// sendTooLarge sends the turns too large for the spool's bound to the
+// collector now, when they were going to the one set now (a bound is for
+// what waits: with the collector up, every turn arrives); what does not
+// go is dropped, and said so by the next delivery a person reads.
+func (b *builder) sendTooLarge(dest string, sessions [][]sdktrace.ReadOnlySpan) {
+	if len(sessions) == 0 {
+		return
+	}
+	dropped := len(sessions)
+	if to, ok := tracer.Destination(b.getenv); ok && b.spool.IDs(to)[dest] {
+		s := b.c.Settings
+		if del, err := tracer.NewDelivery(b.ctx, s.Tracing(b.getenv, s.Redactor(b.c.Environ))); err == nil {
+			ctx, cancel := context.WithTimeout(b.ctx, tracer.ExportTimeout(b.getenv))
+			send := del.Export().Send
+			for _, spans := range sessions {
+				if send(ctx, spans) == nil {
+					dropped--
+				}
+			}
+			cancel()
+			_ = del.Shutdown(b.ctx)
+		}
+	}
+	b.spool.DropTooLarge(dropped)
 }
 
 // spans makes records into the spans the settings would export.

@@ -91,7 +91,10 @@ func (b *builder) moveFile(path, dest string) {
 	if err != nil {
 		return
 	}
-	staged, err := b.spool.Stage(dest, key, info.ModTime().UnixNano(), b.spans(records))
+	staged, tooLarge, err := b.spool.Stage(dest, key, info.ModTime().UnixNano(), b.spans(records))
+	if err == nil {
+		b.sendTooLarge(dest, tooLarge)
+	}
 	if err != nil {
 		b.spool.Unstaged(key, nil)
 		return
