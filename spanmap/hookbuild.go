@@ -291,13 +291,11 @@ func groupTurns(entries []HookEntry, live []int, merged map[int][]int) (turns []
 		if ev.Name != "beforeSubmitPrompt" && (ev.Name != "stop" || gen == "") {
 			continue
 		}
-		n, ok := byGen[gen]
-		if gen == "" || !ok {
-			n = len(turns)
-			turns = append(turns, hookTurnOf{start: entries[i].At, stop: -1})
+		if _, ok := byGen[gen]; gen == "" || !ok {
 			if gen != "" {
-				byGen[gen] = n
+				byGen[gen] = len(turns)
 			}
+			turns = append(turns, hookTurnOf{start: entries[i].At, stop: -1})
 		}
 	}
 	for _, i := range live {

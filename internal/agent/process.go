@@ -53,7 +53,8 @@ const tailSize = 4 << 10
 // twice. On Windows it shares cursor-otel's console, which sends it Ctrl-C
 // and Ctrl-Break itself (see jobControl).
 type Process struct {
-	proc     *os.Process // Windows: the agent, to kill
+	//lint:ignore U1000 Windows keeps the agent's handle, to kill it; unix signals its pid
+	proc     *os.Process
 	pid      int
 	output   *Output
 	tail     *Tail // of stderr; nil when stderr is handed over or merged

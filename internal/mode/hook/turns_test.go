@@ -51,8 +51,6 @@ func journalLeft(dir string) int {
 	return len(files)
 }
 
-const convA = `"conversation_id":"conv-a","generation_id":"g1"`
-
 // aTurn is a turn of conv-a: its prompt, a tool, its stop.
 func aTurn(t *testing.T, dir string, at time.Time, gen string) {
 	t.Helper()
