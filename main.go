@@ -17,7 +17,6 @@ import (
 
 	"github.com/cursor-otel/cursor-otel/internal/agent"
 	"github.com/cursor-otel/cursor-otel/internal/conversation"
-	"github.com/cursor-otel/cursor-otel/internal/detach"
 	"github.com/cursor-otel/cursor-otel/internal/mode/acp"
 	"github.com/cursor-otel/cursor-otel/internal/mode/compare"
 	"github.com/cursor-otel/cursor-otel/internal/mode/flush"
@@ -65,16 +64,9 @@ from the CURSOR_OTEL_* variables.`
 // read; nothing is run.
 const statusUsage = 2
 
-// delivererArg, alone on the command line, makes this process the
-// background delivery that a run of cursor-otel started for itself. run
-// reads it before anything else, whatever this binary is called (a
-// cursor-agent copy, a symlink, a renamed or moved file): what
-// cursor-otel starts for itself is never the agent.
-const delivererArg = "--cursor-otel-background-delivery"
-
 // run parses the command line and runs it, returning the exit status.
 func run(argv0 string, args []string) int {
-	if len(args) == 1 && args[0] == delivererArg {
+	if len(args) == 1 && args[0] == flush.DelivererArg {
 		tracer.Silence()
 		return deliverInBackground()
 	}
@@ -374,15 +366,11 @@ func deliverersDir(s settings.Settings, state string) string {
 	return cmp.Or(s.Spool, state)
 }
 
-// startFlusher starts the background delivery on its own, out of this
-// process's session, and does not wait for it: the hook or the run goes
-// on now. None is started while one is alive: that one looks again
-// before it ends. env is added to this process's environment.
+// startFlusher starts the background delivery (flush.Start) for these
+// settings; env is added to this process's environment.
 func startFlusher(s settings.Settings, env ...string) {
 	environ := append(os.Environ(), env...)
-	if flush.Want(deliverersDir(s, conversation.DefaultDir(environ))) {
-		_ = detach.Start(ownProgram(), []string{delivererArg}, environ)
-	}
+	flush.Start(deliverersDir(s, conversation.DefaultDir(environ)), environ)
 }
 
 // deliverKept starts a background delivery of what earlier runs kept for

@@ -1,4 +1,4 @@
-package main
+package flush
 
 // ownProgram is what starts this very program again: on Linux the file
 // the kernel runs it from, found whatever it is called now, moved or
