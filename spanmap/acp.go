@@ -766,7 +766,7 @@ func (a *ACP) tool(t *acpTurn, tc parse.ACPToolCall, at time.Time) *acpTool {
 		tl.span.SetAttributes(ACPToolStatus.String(tc.Status), ToolOutcome.String("success"))
 		a.endTool(t, tl, at)
 	case "failed":
-		tl.span.SetAttributes(ACPToolStatus.String(tc.Status), ToolOutcome.String("error"))
+		tl.span.SetAttributes(ACPToolStatus.String(tc.Status), ToolOutcome.String(OutcomeError), ErrorType.String(OutcomeError))
 		tl.span.SetStatus(codes.Error, "tool call failed")
 		a.endTool(t, tl, at)
 	case "", "pending", "in_progress":
@@ -985,8 +985,10 @@ func (a *ACP) closeOpen(t *acpTurn, at time.Time, stopReason string) (unanswered
 	}
 	for _, tl := range t.tools {
 		if !tl.ended {
-			tl.span.SetAttributes(ToolOutcome.String("incomplete"))
+			tl.span.SetAttributes(ToolOutcome.String(OutcomeIncomplete))
 			if stopReason != "cancelled" {
+				// As a stream's and the hooks' unfinished tool: ERROR, incomplete.
+				tl.span.SetAttributes(ErrorType.String(OutcomeIncomplete))
 				tl.span.SetStatus(codes.Error, "no completion before the turn ended")
 			}
 			a.nameTool(tl)

@@ -100,7 +100,8 @@ func TestACPSessionsEachTheirOwnTurns(t *testing.T) {
 	if spanAttr(b, "gen_ai.conversation.id") != "b" || b.Status().Code.String() != "Error" {
 		t.Errorf("the unanswered turn: %v %v", b.Attributes(), b.Status())
 	}
-	if r := byName["execute_tool read"]; len(r) != 1 || r[0].Parent().SpanID() != b.SpanContext().SpanID() || spanAttr(r[0], "cursor.tool.outcome") != "incomplete" {
+	if r := byName["execute_tool read"]; len(r) != 1 || r[0].Parent().SpanID() != b.SpanContext().SpanID() || spanAttr(r[0], "cursor.tool.outcome") != "incomplete" ||
+		spanAttr(r[0], "error.type") != "incomplete" || r[0].Status().Code.String() != "Error" {
 		t.Errorf("b's tool: %v", r)
 	}
 	if r := byName["fs/read_text_file"]; len(r) != 1 || spanAttr(r[0], "cursor.acp.unanswered") != "true" || r[0].Parent().SpanID() != byName["execute_tool read"][0].SpanContext().SpanID() {
