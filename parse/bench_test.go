@@ -59,3 +59,15 @@ func BenchmarkDecoderHugeLine(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDecoderShellOutput reads a shell call's completion with 8 KB of
+// output, a line in every 60 bytes or so (escapes to count, not keep).
+func BenchmarkDecoderShellOutput(b *testing.B) {
+	var out bytes.Buffer
+	for out.Len() < 8<<10 {
+		out.WriteString(`ok  \tgithub.com/example/pkg/sub\t0.012s\tcoverage: 71.3% of \"statements\"\n`)
+	}
+	line := []byte(`{"type":"tool_call","subtype":"completed","call_id":"c1","session_id":"s","tool_call":{"shellToolCall":{"args":{"command":"go test ./..."},"result":{"success":{"exitCode":0,"stdout":"` + out.String() + `","stderr":""}}}}}` + "\n")
+	stream := bytes.Repeat(line, 100)
+	benchDecode(b, stream, WithoutContent())
+}

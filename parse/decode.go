@@ -34,7 +34,15 @@ type lineDecoder struct {
 	// thinking is where the flat scanner's events are made, a slab at a
 	// time: one allocation for thinkingSlab lines, not one a line.
 	thinking []Thinking
+	// scratch is where a line's tool output is copied to be measured
+	// (stringLen), reused: at most maxScratchLine bytes.
+	scratch []byte
 }
+
+// maxScratchLine is the longest line whose tool output is measured in
+// scratch; a longer one is unescaped in place instead, so that scratch
+// never holds more than this (a 40 MiB tool result is not copied).
+const maxScratchLine = 1 << 20
 
 // thinkingSlab is how many Thinking events are allocated at once. A slab
 // lives as long as any of its events: small, so that an event kept by
@@ -74,6 +82,9 @@ func (l *lineDecoder) full(line, trimmed []byte, num int) Event {
 	obj, _ := v.Object()
 	w := readWire(obj, &l.ids)
 	w.noContent = l.noContent
+	if len(trimmed) <= maxScratchLine {
+		w.scratch = &l.scratch
+	}
 	if p := object(w.payload); p != nil {
 		w.adopt(readWire(p, &l.ids))
 	}

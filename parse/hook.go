@@ -180,7 +180,7 @@ func DecodeHook(data []byte) (HookEvent, error) {
 		if e.Result != "" {
 			var rp fastjson.Parser
 			if r, err := rp.Parse(e.Result); err == nil {
-				resultFacts(object(r), &e.Tool.Facts)
+				resultFacts(object(r), &e.Tool.Facts, nil)
 			}
 		}
 	}

@@ -1,8 +1,11 @@
 package parse
 
 import (
+	"bytes"
 	"strings"
 	"time"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/valyala/fastjson"
 )
@@ -287,7 +290,7 @@ func decodeResult(w *wire, result *fastjson.Value, call *ToolCall) ToolResult {
 			res.Outcome, res.Kind, res.Message = Failed, "error", msg
 		}
 	}
-	message, isError := resultFacts(object(body), facts)
+	message, isError := resultFacts(object(body), facts, w.scratch)
 	if res.Message == "" && res.Outcome != Success {
 		res.Message = message // a success's message is content, not a reason
 	}
@@ -351,8 +354,9 @@ func denialReason(msg string) string {
 
 // resultFacts reads what a person looks for from a result body, in one
 // pass, and returns the body's error or reason text, and whether the body
-// says it is an error (isError, as MCP results do).
-func resultFacts(body *fastjson.Object, f *Facts) (message string, isError bool) {
+// says it is an error (isError, as MCP results do). scratch, when not nil,
+// is where output is copied to have its length counted (see stringLen).
+func resultFacts(body *fastjson.Object, f *Facts, scratch *[]byte) (message string, isError bool) {
 	if body == nil {
 		return "", false
 	}
@@ -388,11 +392,11 @@ func resultFacts(body *fastjson.Object, f *Facts) (message string, isError bool)
 		case "path":
 			f.Path = first(f.Path, str(v))
 		case "stdout", "stderr":
-			outBytes += stringLen(v)
+			outBytes += stringLen(v, scratch)
 			hasOut = true
 		case "output":
 			if !hasOut {
-				outBytes, hasOut = stringLen(v), true
+				outBytes, hasOut = stringLen(v, scratch), true
 			}
 		case "error", "errorMessage", "modelVisibleError", "reason", "message":
 			message = first(message, errorText(v))
@@ -455,12 +459,101 @@ func steps(w *wire, v *fastjson.Value) []Step {
 	return out
 }
 
-// stringLen is the length of a string value once unescaped (in place, in
-// the parser's copy of the line: nothing is allocated).
-func stringLen(v *fastjson.Value) int64 {
-	if !isString(v) {
+// stringLen is the length of a string value once unescaped, 0 for a value
+// of another type. v must not have been read yet: fastjson keeps a string
+// as the line has it, escapes and all, until it is read, and MarshalTo
+// then copies it out as it is. With scratch to copy it to, the escapes
+// are counted there, which is several times faster than unescaping
+// (in place in the parser's copy of the line, which is what it costs
+// without scratch).
+func stringLen(v *fastjson.Value, scratch *[]byte) int64 {
+	if v == nil {
 		return 0
 	}
-	b, _ := v.StringBytes()
-	return int64(len(b))
+	if scratch == nil {
+		if !isString(v) {
+			return 0
+		}
+		b, _ := v.StringBytes()
+		return int64(len(b))
+	}
+	*scratch = v.MarshalTo((*scratch)[:0])
+	b := *scratch
+	if len(b) < 2 || b[0] != '"' {
+		return 0 // not a string
+	}
+	return unescapedLen(b[1 : len(b)-1])
+}
+
+// unescapedLen is len(s) once unescaped as fastjson unescapes it, best
+// effort: an escape it does not know, or a \u without four hex digits, is
+// kept as written, a lone surrogate is kept as its escape, and a \u code
+// point becomes its UTF-8 bytes (a surrogate pair one 4-byte rune).
+func unescapedLen(s []byte) int64 {
+	n := int64(len(s))
+	for {
+		i := bytes.IndexByte(s, '\\')
+		if i < 0 {
+			return n
+		}
+		if i+1 >= len(s) {
+			// A backslash that ends the string is dropped, as fastjson
+			// does (its raw strings never end in an odd one).
+			return n - 1
+		}
+		s = s[i+1:]
+		switch s[0] {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			n-- // two bytes become one
+			s = s[1:]
+		case 'u':
+			x, ok := hex4(s[1:])
+			if !ok {
+				s = s[1:] // "\\u" kept as it is
+				break
+			}
+			if !utf16.IsSurrogate(rune(x)) {
+				n -= 6 - int64(utf8.RuneLen(rune(x)))
+				s = s[5:]
+				break
+			}
+			if len(s) < 11 || s[5] != '\\' || s[6] != 'u' {
+				s = s[5:] // a lone surrogate, kept as its escape
+				break
+			}
+			y, ok := hex4(s[7:])
+			if !ok {
+				s = s[5:]
+				break
+			}
+			// A pair, or a surrogate and what follows as U+FFFD: four
+			// bytes or three, from twelve.
+			n -= 12 - int64(utf8.RuneLen(utf16.DecodeRune(rune(x), rune(y))))
+			s = s[11:]
+		default:
+			s = s[1:] // an escape fastjson does not know, kept
+		}
+	}
+}
+
+// hex4 reads four hex digits, as strconv.ParseUint(s[:4], 16, 16) does.
+func hex4(s []byte) (uint16, bool) {
+	if len(s) < 4 {
+		return 0, false
+	}
+	var x uint16
+	for _, c := range s[:4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		case c >= 'A' && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		x = x<<4 | uint16(c)
+	}
+	return x, true
 }

@@ -39,6 +39,10 @@ type wire struct {
 	query, response, id, queryType *fastjson.Value
 
 	noContent bool // see WithoutContent
+
+	// scratch is where a tool's output is copied to be measured (see
+	// stringLen); nil for a line too long to copy.
+	scratch *[]byte
 }
 
 // readWire reads an object's fields; ids repeated on every line are kept

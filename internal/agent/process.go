@@ -188,6 +188,10 @@ func (p *Process) pumpStderr(r *os.File, dst io.Writer) {
 // Output is the copy of the agent's stdout (and, when Merged, stderr).
 func (p *Process) Output() *Output { return p.output }
 
+// Exited says the agent has exited (it may still be draining): what was
+// to be done while it ran is late.
+func (p *Process) Exited() bool { return p.reaped.Load() }
+
 // Merged says the agent's stderr goes into its stdout's pipe: the user
 // had them go to one place (2>&1), and the copy holds both, in order.
 func (p *Process) Merged() bool { return p.merged }

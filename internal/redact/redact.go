@@ -76,7 +76,10 @@ func New(opts Options) *Redactor {
 			r.byWord[k] = append(r.byWord[k], i)
 		}
 	}
-	if len(keys) > 0 {
+	switch {
+	case slices.Equal(keys, builtinWordKeys):
+		r.keywords = &builtinWords // read only: shared
+	case len(keys) > 0:
 		r.keywords = newWords(keys)
 	}
 
