@@ -10,6 +10,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"sync"
+	"time"
 
 	"github.com/cursor-otel/cursor-otel/internal/agent"
 	"github.com/cursor-otel/cursor-otel/internal/mode/hook"
@@ -19,6 +21,7 @@ import (
 	"github.com/cursor-otel/cursor-otel/parse"
 	"github.com/cursor-otel/cursor-otel/spanmap"
 	"github.com/cursor-otel/cursor-otel/tracer"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // Config is one ACP session's process.
@@ -98,8 +101,12 @@ func Run(ctx context.Context, c Config) int {
 	// A session's last turn is kept where a wrapped run's is (the hooks'
 	// state directory): the next agent process that loads the session,
 	// or a wrapped run resuming the chat, links to it.
-	opts.Turns = hook.Turns{Dir: hook.DefaultStateDir(c.Environ)}
+	turns := newLaterTurns(hook.Turns{Dir: hook.DefaultStateDir(c.Environ)})
+	opts.Turns = turns
 	model := spanmap.NewACP(parent, prov.Tracer(), opts)
+	// A turn that ended is exported, and its session's last turn written
+	// down, once the session has gone quiet (see afterTurns): the work
+	// never competes with the messages of a turn under way.
 	flushes := make(chan struct{}, 1)
 	model.TurnEnded = func() {
 		select {
@@ -107,10 +114,13 @@ func Run(ctx context.Context, c Config) int {
 		default: // one is coming
 		}
 	}
+	ending := make(chan struct{})
 	flushed := make(chan struct{})
 	go func() {
 		defer close(flushed)
 		for range flushes {
+			waitQuiet(q, ending)
+			turns.write()
 			_ = prov.Flush(ctx)
 		}
 	}()
@@ -141,8 +151,10 @@ func Run(ctx context.Context, c Config) int {
 	// From the agent's exit the flush timeout runs: a turn's flush under
 	// way gives up with it, and what is left is kept.
 	prov.EndingAt(exit.At)
+	close(ending)
 	close(flushes)
 	<-flushed
+	turns.write()
 	report := prov.Shutdown(ctx)
 	settings.Spooled(reports, report)
 	reports.Finish()
@@ -179,5 +191,78 @@ func follow(q *tapQueue, model *spanmap.ACP) {
 				model.Observe(c.fromEditor, m, c.at)
 			}
 		})
+	}
+}
+
+// A turn's export waits until nothing has crossed either way for
+// quietBeforeExport, and at most mostBeforeExport: the export (encoding,
+// compressing, the collector's connection) and the state written with
+// it take the same cores as the forwarding, so they run between the
+// session's messages, not beside them. An editor's turns are seconds
+// apart; a client sending prompts back to back still gets its turns
+// exported every mostBeforeExport.
+const (
+	quietBeforeExport = 20 * time.Millisecond
+	mostBeforeExport  = time.Second
+)
+
+// waitQuiet waits until the session has been quiet for quietBeforeExport,
+// mostBeforeExport at most, or ending is closed.
+func waitQuiet(q *tapQueue, ending <-chan struct{}) {
+	deadline := time.Now().Add(mostBeforeExport)
+	for {
+		now := time.Now()
+		wait := min(quietBeforeExport-now.Sub(q.lastPush()), deadline.Sub(now))
+		if wait <= 0 {
+			return
+		}
+		select {
+		case <-ending:
+			return
+		case <-time.After(wait):
+		}
+	}
+}
+
+// laterTurns holds each session's last turn in memory, for the state
+// directory (hook.Turns) to be written after the turn, with its export,
+// rather than as its prompt crosses: a lock, a file read and a file
+// renamed into place, which took 40% of cursor-otel's CPU in a session of
+// prompts back to back. Another agent process that loads the session
+// finds the turn once the turn was exported.
+type laterTurns struct {
+	dir     hook.Turns
+	mu      sync.Mutex
+	pending map[string]trace.SpanContext
+}
+
+func newLaterTurns(dir hook.Turns) *laterTurns {
+	return &laterTurns{dir: dir, pending: map[string]trace.SpanContext{}}
+}
+
+func (l *laterTurns) Last(conversation string) (trace.SpanContext, bool) {
+	l.mu.Lock()
+	sc, ok := l.pending[conversation]
+	l.mu.Unlock()
+	if ok {
+		return sc, true
+	}
+	return l.dir.Last(conversation)
+}
+
+func (l *laterTurns) SetLast(conversation string, root trace.SpanContext) {
+	l.mu.Lock()
+	l.pending[conversation] = root
+	l.mu.Unlock()
+}
+
+// write writes down the turns set since the last write.
+func (l *laterTurns) write() {
+	l.mu.Lock()
+	pending := l.pending
+	l.pending = map[string]trace.SpanContext{}
+	l.mu.Unlock()
+	for conversation, root := range pending {
+		l.dir.SetLast(conversation, root)
 	}
 }

@@ -3,6 +3,7 @@ package acp
 import (
 	"bytes"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -36,6 +37,7 @@ type tapQueue struct {
 	gap      [2]bool
 	cleanCut [2]bool
 	untraced int64
+	last     atomic.Int64 // when the last chunk crossed, Unix nanoseconds
 }
 
 func newTapQueue() *tapQueue {
@@ -53,6 +55,7 @@ func dir(fromEditor bool) int {
 
 // push copies data into the queue, or drops it when the queue is full.
 func (q *tapQueue) push(fromEditor bool, data []byte, at time.Time) {
+	q.last.Store(at.UnixNano())
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	d := dir(fromEditor)
@@ -141,3 +144,6 @@ func (s *lineSplitter) feed(c tapChunk, fn func(line []byte)) {
 		s.line, s.skipping, s.tooLong = s.line[:0], false, false
 	}
 }
+
+// lastPush is when the last chunk crossed either way.
+func (q *tapQueue) lastPush() time.Time { return time.Unix(0, q.last.Load()) }
