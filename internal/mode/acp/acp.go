@@ -68,7 +68,7 @@ const statusCannotRun = 126
 func Run(ctx context.Context, c Config) int {
 	q := newTapQueue()
 	proc, err := agent.Start(agent.Spec{Path: c.Path, Args: c.Args, Env: c.Env,
-		Stdin: c.Stdin, Stdout: c.Stdout, Stderr: c.Stderr, CopyStdin: true, Tap: q.push})
+		Stdin: c.Stdin, Stdout: c.Stdout, Stderr: c.Stderr, CopyStdin: true, Tap: q.push, Tapped: q.kick})
 	if err != nil {
 		fmt.Fprintln(c.Stderr, oneline.Join(fmt.Sprintf("start %s: %v", c.Path, err)))
 		return statusCannotRun

@@ -25,25 +25,41 @@ type tapChunk struct {
 	cleanCut   bool // (a gap) what was dropped ended a line
 }
 
+// The tracer reads what crossed in batches, between the session's
+// messages rather than beside them: once nothing has crossed for
+// readQuiet, or the oldest chunk waited readMost, or wakeBytes are
+// queued. Each chunk carries the time it crossed, so the trace's times
+// are the same however late it is read; waking the tracer, parsing and
+// recording a message at a time cost the cores the messages cross on.
+const (
+	readQuiet = 2 * time.Millisecond
+	readMost  = 100 * time.Millisecond
+	wakeBytes = 1 << 20
+)
+
 // tapQueue holds what crossed both ways, in the order it crossed: each
 // pump pushes before it forwards, so an answer is never queued before the
-// request it answers. push never waits.
+// request it answers. push never waits, and wakes no one: kick, called
+// once the chunk was forwarded, does.
 type tapQueue struct {
 	mu       sync.Mutex
-	ready    *sync.Cond
 	chunks   []tapChunk
 	queued   int
 	closed   bool
+	parked   bool // the reader waits for a chunk, with none queued
 	gap      [2]bool
 	cleanCut [2]bool
 	untraced int64
-	last     atomic.Int64 // when the last chunk crossed, Unix nanoseconds
+	last     atomic.Int64  // when the last chunk crossed, Unix nanoseconds
+	wake     chan struct{} // the reader's
+
+	// The reader's own: the batch taken, and how much of it was read.
+	taken []tapChunk
+	read  int
 }
 
 func newTapQueue() *tapQueue {
-	q := &tapQueue{}
-	q.ready = sync.NewCond(&q.mu)
-	return q
+	return &tapQueue{wake: make(chan struct{}, 1)}
 }
 
 func dir(fromEditor bool) int {
@@ -72,7 +88,25 @@ func (q *tapQueue) push(fromEditor bool, data []byte, at time.Time) {
 	q.gap[d] = false
 	q.chunks = append(q.chunks, c)
 	q.queued += len(data)
-	q.ready.Signal()
+}
+
+// kick wakes the reader, after a chunk was pushed and forwarded, when it
+// waits for a first chunk or much is queued; otherwise its timer will.
+func (q *tapQueue) kick() {
+	q.mu.Lock()
+	wake := len(q.chunks) > 0 && (q.parked || q.queued >= wakeBytes)
+	q.parked = q.parked && !wake
+	q.mu.Unlock()
+	if wake {
+		q.signal()
+	}
+}
+
+func (q *tapQueue) signal() {
+	select {
+	case q.wake <- struct{}{}:
+	default: // a wake is pending
+	}
 }
 
 // close ends the queue: pop returns what is queued, then false.
@@ -80,24 +114,70 @@ func (q *tapQueue) close() {
 	q.mu.Lock()
 	q.closed = true
 	q.mu.Unlock()
-	q.ready.Broadcast()
+	q.signal()
 }
 
-// pop waits for the oldest chunk.
+// pop returns the oldest chunk, from the batch taken (see take).
 func (q *tapQueue) pop() (tapChunk, bool) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	for len(q.chunks) == 0 && !q.closed {
-		q.ready.Wait()
+	if len(q.taken) == 0 {
+		var ok bool
+		if q.taken, ok = q.take(); !ok {
+			return tapChunk{}, false
+		}
 	}
-	if len(q.chunks) == 0 {
-		return tapChunk{}, false
-	}
-	c := q.chunks[0]
-	q.chunks[0] = tapChunk{}
-	q.chunks = q.chunks[1:]
-	q.queued -= len(c.data)
+	c := q.taken[0]
+	q.taken[0] = tapChunk{}
+	q.taken = q.taken[1:]
+	q.read += len(c.data)
 	return c, true
+}
+
+// take waits for chunks, then until it is time to read them (readQuiet,
+// readMost, wakeBytes, or the queue's end), and takes them all. What was
+// read of the last batch stays counted as queued until then: the bound
+// holds the batch being read too.
+func (q *tapQueue) take() ([]tapChunk, bool) {
+	var timer *time.Timer
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
+	for {
+		q.mu.Lock()
+		q.queued -= q.read
+		q.read = 0
+		if len(q.chunks) == 0 {
+			if q.closed {
+				q.mu.Unlock()
+				return nil, false
+			}
+			q.parked = true
+			q.mu.Unlock()
+			<-q.wake
+			continue
+		}
+		now := time.Now()
+		wait := min(readQuiet-now.Sub(q.lastPush()), readMost-now.Sub(q.chunks[0].at))
+		if q.closed || q.queued >= wakeBytes || wait <= 0 {
+			batch := q.chunks
+			q.chunks = nil
+			q.parked = false
+			q.mu.Unlock()
+			return batch, true
+		}
+		q.parked = false
+		q.mu.Unlock()
+		if timer == nil {
+			timer = time.NewTimer(wait)
+		} else {
+			timer.Reset(wait)
+		}
+		select {
+		case <-q.wake:
+		case <-timer.C:
+		}
+	}
 }
 
 // Untraced is how many bytes were dropped.
