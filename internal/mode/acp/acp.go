@@ -105,21 +105,21 @@ func Run(ctx context.Context, c Config) int {
 	opts.Turns = turns
 	model := spanmap.NewACP(parent, prov.Tracer(), opts)
 	// A turn that ended is exported, and its session's last turn written
-	// down, once the session has gone quiet (see afterTurns): the work
-	// never competes with the messages of a turn under way.
+	// down, once the reader finds the session quiet (see exporter): the
+	// work never competes with the messages of a turn under way.
 	flushes := make(chan struct{}, 1)
-	model.TurnEnded = func() {
+	ex := &exporter{flush: func() {
 		select {
 		case flushes <- struct{}{}:
 		default: // one is coming
 		}
-	}
-	ending := make(chan struct{})
+	}}
+	model.TurnEnded = ex.turnEnded
+	q.idle = func() { ex.read(true) }
 	flushed := make(chan struct{})
 	go func() {
 		defer close(flushed)
 		for range flushes {
-			waitQuiet(q, ending)
 			turns.write()
 			_ = prov.Flush(ctx)
 		}
@@ -129,7 +129,7 @@ func Run(ctx context.Context, c Config) int {
 	followed := make(chan struct{})
 	go func() {
 		defer close(followed)
-		if err := safe.Run(func() { follow(q, model) }); err != nil {
+		if err := safe.Run(func() { follow(q, model, ex.read) }); err != nil {
 			broken = err
 			for _, ok := q.pop(); ok; _, ok = q.pop() {
 			} // release what is queued
@@ -151,10 +151,9 @@ func Run(ctx context.Context, c Config) int {
 	// From the agent's exit the flush timeout runs: a turn's flush under
 	// way gives up with it, and what is left is kept.
 	prov.EndingAt(exit.At)
-	close(ending)
 	close(flushes)
 	<-flushed
-	turns.write()
+	turns.end()
 	report := prov.Shutdown(ctx)
 	settings.Spooled(reports, report)
 	reports.Finish()
@@ -176,7 +175,9 @@ func Run(ctx context.Context, c Config) int {
 
 // follow reads both directions, in the order they crossed, into the
 // model, line by line. Lines that are not JSON-RPC are skipped.
-func follow(q *tapQueue, model *spanmap.ACP) {
+// read is told at the end of each batch, and whether the session was
+// quiet when it was taken.
+func follow(q *tapQueue, model *spanmap.ACP, read func(quiet bool)) {
 	var lines [2]lineSplitter
 	for {
 		c, ok := q.pop()
@@ -191,36 +192,40 @@ func follow(q *tapQueue, model *spanmap.ACP) {
 				model.Observe(c.fromEditor, m, c.at)
 			}
 		})
+		if len(q.taken) == 0 { // the batch is read
+			read(q.tookQuiet)
+		}
 	}
 }
 
-// A turn's export waits until nothing has crossed either way for
-// quietBeforeExport, and at most mostBeforeExport: the export (encoding,
-// compressing, the collector's connection) and the state written with
-// it take the same cores as the forwarding, so they run between the
-// session's messages, not beside them. An editor's turns are seconds
-// apart; a client sending prompts back to back still gets its turns
-// exported every mostBeforeExport.
-const (
-	quietBeforeExport = 20 * time.Millisecond
-	mostBeforeExport  = time.Second
-)
+// A turn's export waits until the reader finds nothing crossed for
+// readQuiet (it reads the session then), and at most mostBeforeExport:
+// the export (encoding, the collector's connection) and the state
+// written with it take the same cores as the forwarding, so they run
+// between the session's messages, not beside them. An editor's turns are
+// seconds apart; a client sending prompts back to back still gets its
+// turns exported every mostBeforeExport.
+const mostBeforeExport = time.Second
 
-// waitQuiet waits until the session has been quiet for quietBeforeExport,
-// mostBeforeExport at most, or ending is closed.
-func waitQuiet(q *tapQueue, ending <-chan struct{}) {
-	deadline := time.Now().Add(mostBeforeExport)
-	for {
-		now := time.Now()
-		wait := min(quietBeforeExport-now.Sub(q.lastPush()), deadline.Sub(now))
-		if wait <= 0 {
-			return
-		}
-		select {
-		case <-ending:
-			return
-		case <-time.After(wait):
-		}
+// exporter decides when the turns that ended are exported. It runs on
+// the reader's goroutine.
+type exporter struct {
+	flush   func()
+	pending time.Time // when the first turn not yet exported ended; zero for none
+}
+
+func (e *exporter) turnEnded() {
+	if e.pending.IsZero() {
+		e.pending = time.Now()
+	}
+}
+
+// read is told after each batch the reader read, and whether the
+// session had gone quiet.
+func (e *exporter) read(quiet bool) {
+	if !e.pending.IsZero() && (quiet || time.Since(e.pending) >= mostBeforeExport) {
+		e.pending = time.Time{}
+		e.flush()
 	}
 }
 
@@ -228,12 +233,17 @@ func waitQuiet(q *tapQueue, ending <-chan struct{}) {
 // directory (hook.Turns) to be written after the turn, with its export,
 // rather than as its prompt crosses: a lock, a file read and a file
 // renamed into place, which took 40% of cursor-otel's CPU in a session of
-// prompts back to back. Another agent process that loads the session
-// finds the turn once the turn was exported.
+// prompts back to back. It is written at most once every
+// mostBeforeExport, and at the end: another agent process that loads the
+// session (an editor restarting the agent) finds its last turn.
 type laterTurns struct {
 	dir     hook.Turns
 	mu      sync.Mutex
 	pending map[string]trace.SpanContext
+	wrote   time.Time   // when the state was last written
+	timer   *time.Timer // a write to come, armed by a write put off
+
+	writing sync.Mutex // one write at a time, in order
 }
 
 func newLaterTurns(dir hook.Turns) *laterTurns {
@@ -256,11 +266,45 @@ func (l *laterTurns) SetLast(conversation string, root trace.SpanContext) {
 	l.mu.Unlock()
 }
 
-// write writes down the turns set since the last write.
+// write writes down the turns set since the last write, or, within
+// mostBeforeExport of it, has a timer do so then.
 func (l *laterTurns) write() {
+	l.mu.Lock()
+	if wait := mostBeforeExport - time.Since(l.wrote); wait > 0 && len(l.pending) > 0 {
+		if l.timer == nil {
+			l.timer = time.AfterFunc(wait, func() {
+				l.mu.Lock()
+				l.timer = nil
+				l.mu.Unlock()
+				l.writeNow()
+			})
+		}
+		l.mu.Unlock()
+		return
+	}
+	l.mu.Unlock()
+	l.writeNow()
+}
+
+// end writes what is left, at once.
+func (l *laterTurns) end() {
+	l.mu.Lock()
+	if l.timer != nil && l.timer.Stop() {
+		l.timer = nil
+	}
+	l.mu.Unlock()
+	l.writeNow()
+}
+
+func (l *laterTurns) writeNow() {
+	l.writing.Lock()
+	defer l.writing.Unlock()
 	l.mu.Lock()
 	pending := l.pending
 	l.pending = map[string]trace.SpanContext{}
+	if len(pending) > 0 {
+		l.wrote = time.Now()
+	}
 	l.mu.Unlock()
 	for conversation, root := range pending {
 		l.dir.SetLast(conversation, root)

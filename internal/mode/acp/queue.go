@@ -53,9 +53,15 @@ type tapQueue struct {
 	last     atomic.Int64  // when the last chunk crossed, Unix nanoseconds
 	wake     chan struct{} // the reader's
 
-	// The reader's own: the batch taken, and how much of it was read.
-	taken []tapChunk
-	read  int
+	// The reader's own: the batch taken, how much of it was read, and
+	// whether it was taken because nothing crossed for readQuiet.
+	taken     []tapChunk
+	read      int
+	tookQuiet bool
+	// idle, when set, is called on the reader's goroutine once the
+	// session has been quiet for readQuiet with all of it read.
+	idle     func()
+	toldIdle bool
 }
 
 func newTapQueue() *tapQueue {
@@ -147,19 +153,32 @@ func (q *tapQueue) take() ([]tapChunk, bool) {
 		q.mu.Lock()
 		q.queued -= q.read
 		q.read = 0
+		now := time.Now()
 		if len(q.chunks) == 0 {
 			if q.closed {
 				q.mu.Unlock()
 				return nil, false
+			}
+			if q.idle != nil && !q.toldIdle {
+				if wait := readQuiet - now.Sub(q.lastPush()); wait > 0 {
+					q.mu.Unlock()
+					q.sleep(&timer, wait)
+					continue
+				}
+				q.toldIdle = true
+				q.mu.Unlock()
+				q.idle()
+				continue
 			}
 			q.parked = true
 			q.mu.Unlock()
 			<-q.wake
 			continue
 		}
-		now := time.Now()
 		wait := min(readQuiet-now.Sub(q.lastPush()), readMost-now.Sub(q.chunks[0].at))
 		if q.closed || q.queued >= wakeBytes || wait <= 0 {
+			q.tookQuiet = now.Sub(q.lastPush()) >= readQuiet
+			q.toldIdle = q.tookQuiet
 			batch := q.chunks
 			q.chunks = nil
 			q.parked = false
@@ -168,15 +187,20 @@ func (q *tapQueue) take() ([]tapChunk, bool) {
 		}
 		q.parked = false
 		q.mu.Unlock()
-		if timer == nil {
-			timer = time.NewTimer(wait)
-		} else {
-			timer.Reset(wait)
-		}
-		select {
-		case <-q.wake:
-		case <-timer.C:
-		}
+		q.sleep(&timer, wait)
+	}
+}
+
+// sleep waits d, or for a wake.
+func (q *tapQueue) sleep(timer **time.Timer, d time.Duration) {
+	if *timer == nil {
+		*timer = time.NewTimer(d)
+	} else {
+		(*timer).Reset(d)
+	}
+	select {
+	case <-q.wake:
+	case <-(*timer).C:
 	}
 }
 
