@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cursor-otel/cursor-otel/internal/filelock"
 	"github.com/cursor-otel/cursor-otel/internal/otlptest"
 )
 
@@ -26,8 +27,9 @@ const clockTick = 10 * time.Millisecond
 // each turn to the receiver, in alternating rounds.
 type acpBench struct {
 	binary, relay, agent, client, node string
+	home                               string // the sessions' HOME: the state cursor-otel keeps goes there
 	recv                               *otlptest.Receiver
-	rounds, prompts                    int
+	rounds, prompts, paced             int
 }
 
 // acpRun is what one session of prompts measured.
@@ -40,7 +42,7 @@ type acpRun struct {
 }
 
 // newACPBench finds node and the SDK, or says why the ACP section is skipped.
-func newACPBench(dir, binary string, recv *otlptest.Receiver, rounds, prompts int) (*acpBench, error) {
+func newACPBench(dir, binary string, recv *otlptest.Receiver, rounds, prompts, paced int) (*acpBench, error) {
 	node, err := exec.LookPath("node")
 	if err != nil {
 		return nil, fmt.Errorf("no node")
@@ -52,8 +54,8 @@ func newACPBench(dir, binary string, recv *otlptest.Receiver, rounds, prompts in
 	if _, err := os.Stat(filepath.Join(sdk, "node_modules", "@agentclientprotocol", "sdk", "package.json")); err != nil {
 		return nil, fmt.Errorf("the SDK is not installed (npm ci --prefix %s)", acpSDK)
 	}
-	b := &acpBench{binary: binary, relay: filepath.Join(dir, "relay"), agent: filepath.Join(dir, "sdk-agent"),
-		client: filepath.Join(sdk, "ping.mjs"), node: node, recv: recv, rounds: rounds, prompts: prompts}
+	b := &acpBench{binary: binary, home: filepath.Join(dir, "home"), relay: filepath.Join(dir, "relay"), agent: filepath.Join(dir, "sdk-agent"),
+		client: filepath.Join(sdk, "ping.mjs"), node: node, recv: recv, rounds: rounds, prompts: prompts, paced: paced}
 	if err := build(b.relay, "./bench/relay"); err != nil {
 		return nil, err
 	}
@@ -64,9 +66,10 @@ func newACPBench(dir, binary string, recv *otlptest.Receiver, rounds, prompts in
 	return b, nil
 }
 
-// session runs one session of b.prompts prompts from the client to cmd.
-func (b *acpBench) session(env []string, cmd ...string) (acpRun, error) {
-	c := exec.Command(b.node, append([]string{b.client, fmt.Sprint(b.prompts)}, cmd...)...)
+// session runs one session of n prompts, gap apart, from the client to cmd.
+func (b *acpBench) session(n int, gap time.Duration, env []string, cmd ...string) (acpRun, error) {
+	spec := fmt.Sprintf("%d/%d", n, gap.Milliseconds())
+	c := exec.Command(b.node, append([]string{b.client, spec}, cmd...)...)
 	c.Env = append(baseEnv(), env...)
 	var stderr limited
 	c.Stderr = &stderr
@@ -78,8 +81,8 @@ func (b *acpBench) session(env []string, cmd ...string) (acpRun, error) {
 	if err := json.Unmarshal(out, &r); err != nil {
 		return acpRun{}, fmt.Errorf("%s: %v: %s", strings.Join(cmd, " "), err, out)
 	}
-	if len(r.RT) != b.prompts || len(r.A2E) != b.prompts {
-		return acpRun{}, fmt.Errorf("%s: %d round trips and %d messages of %d prompts", strings.Join(cmd, " "), len(r.RT), len(r.A2E), b.prompts)
+	if len(r.RT) != n || len(r.A2E) != n {
+		return acpRun{}, fmt.Errorf("%s: %d round trips and %d messages of %d prompts", strings.Join(cmd, " "), len(r.RT), len(r.A2E), n)
 	}
 	return r, nil
 }
@@ -87,72 +90,91 @@ func (b *acpBench) session(env []string, cmd ...string) (acpRun, error) {
 // acpWays are the three ways the client reaches the agent.
 var acpWays = []string{"direct", "relay", "cursor-otel"}
 
-// measure runs the rounds and checks the target.
+// pacedGap is the time between prompts in the paced sessions: past the
+// quiet cursor-otel waits for after a turn, so that every turn is
+// exported between two prompts.
+const pacedGap = 25 * time.Millisecond
+
+// measure runs the rounds, back to back and paced, and checks the target.
 func (b *acpBench) measure(t *targets) error {
-	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + b.recv.Endpoint, "CURSOR_OTEL_AGENT=" + b.agent}
+	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + b.recv.Endpoint, "CURSOR_OTEL_AGENT=" + b.agent, "HOME=" + b.home}
 	cmds := [][]string{{b.agent, "acp"}, {b.relay, b.agent, "acp"}, {b.binary, "acp"}}
-	got := make([][]acpRun, len(cmds))
 	// A session of each, not counted: node's caches warm, and the spool
 	// learns that the collector answers promptly, as it has on a machine
 	// where cursor-otel ran before (a first session hands its turns over
 	// to the background delivery).
 	for _, cmd := range cmds {
-		if _, err := b.session(env, cmd...); err != nil {
+		if _, err := b.session(b.prompts, 0, env, cmd...); err != nil {
 			return err
 		}
 	}
-	for range b.rounds {
-		for i, cmd := range cmds {
-			r, err := b.session(env, cmd...)
-			if err != nil {
-				return err
-			}
-			got[i] = append(got[i], r)
+	idleDelivery(filepath.Join(spoolDir, "deliverer.lock"))
+	fmt.Printf("\nacp: the SDK's client and agent (test/acpsdk), each prompt answered with one message, each turn exported to the receiver; %d rounds, alternating direct, relay (bench/relay), cursor-otel acp\n", b.rounds)
+	for _, set := range []struct {
+		label string
+		n     int
+		gap   time.Duration
+	}{{fmt.Sprintf("%d prompts back to back", b.prompts), b.prompts, 0},
+		{fmt.Sprintf("%d prompts %v apart (every turn exported between two)", b.paced, pacedGap), b.paced, pacedGap}} {
+		if set.n <= 0 {
+			continue
 		}
+		got := make([][]acpRun, len(cmds))
+		for range b.rounds {
+			for i, cmd := range cmds {
+				r, err := b.session(set.n, set.gap, env, cmd...)
+				if err != nil {
+					return err
+				}
+				got[i] = append(got[i], r)
+			}
+		}
+		report(t, set.label, set.n, got)
 	}
-	fmt.Printf("\nacp: the SDK's client and agent (test/acpsdk), %d prompts a session each answered with one message, each turn exported; %d rounds, alternating (direct, relay, cursor-otel)\n",
-		b.prompts, b.rounds)
+	return nil
+}
+
+// report prints one set of sessions, got[way][round], and checks the target.
+func report(t *targets, label string, n int, got [][]acpRun) {
+	fmt.Printf("  %s:\n", label)
 	pool := func(i int, f func(acpRun) []int64) []time.Duration {
 		var ds []time.Duration
 		for _, r := range got[i] {
-			for _, v := range f(r) {
-				ds = append(ds, time.Duration(v))
-			}
+			ds = append(ds, nanos(f(r))...)
 		}
 		return ds
 	}
 	rt := func(r acpRun) []int64 { return r.RT }
 	a2e := func(r acpRun) []int64 { return r.A2E }
 	e2a := func(r acpRun) []int64 { return r.E2A }
-	// Each round's p99 of the round trip, to show the spread.
-	roundP99 := func(i int) []time.Duration {
-		var out []time.Duration
-		for _, r := range got[i] {
-			out = append(out, pct(nanos(r.RT), 99))
-		}
-		return out
-	}
 	for i, way := range acpWays {
-		cpu, rss := []time.Duration{}, []float64{}
+		var cpu []time.Duration
+		var rss []float64
+		var p99s []time.Duration // each round's, for the spread
 		for _, r := range got[i] {
-			cpu = append(cpu, time.Duration(r.Ticks)*clockTick*600/time.Duration(b.prompts))
+			cpu = append(cpu, time.Duration(r.Ticks)*clockTick*600/time.Duration(n))
 			rss = append(rss, float64(r.HWM)/1024)
+			p99s = append(p99s, pct(nanos(r.RT), 99))
 		}
 		slices.Sort(rss)
-		fmt.Printf("  %-11s round trip p50 %.3f ms p99 %.3f ms (each round's p99 %s); editor→agent p99 %.3f ms, agent→editor p50 %.3f ms p99 %.3f ms; CPU per 600 prompts %.2f s, peak RSS %.1f MiB\n",
-			way, ms(pct(pool(i, rt), 50)), ms(pct(pool(i, rt), 99)), msList(roundP99(i)),
-			ms(pct(pool(i, e2a), 99)), ms(pct(pool(i, a2e), 50)), ms(pct(pool(i, a2e), 99)),
+		fmt.Printf("    %-11s round trip p50 %.3f ms p99 %.3f ms (rounds' p99 %s); editor→agent p50 %.3f p99 %.3f ms; agent→editor p50 %.3f p99 %.3f ms; CPU per 600 prompts %.2f s; peak RSS %.1f MiB\n",
+			way, ms(pct(pool(i, rt), 50)), ms(pct(pool(i, rt), 99)), msList(p99s),
+			ms(pct(pool(i, e2a), 50)), ms(pct(pool(i, e2a), 99)), ms(pct(pool(i, a2e), 50)), ms(pct(pool(i, a2e), 99)),
 			mid(cpu).Seconds(), rss[len(rss)/2])
 	}
-	added := func(i int, f func(acpRun) []int64, p int) time.Duration {
-		return pct(pool(i, f), p) - pct(pool(0, f), p)
+	added := func(i int, p int) time.Duration { return pct(pool(i, rt), p) - pct(pool(0, rt), p) }
+	fmt.Printf("    added to direct: relay p50 %+.3f ms p99 %+.3f ms; cursor-otel p50 %+.3f ms p99 %+.3f ms\n",
+		ms(added(1, 50)), ms(added(1, 99)), ms(added(2, 50)), ms(added(2, 99)))
+	// The target is judged round by round, each round's p99 through
+	// cursor-otel against the relay's run beside it: on a shared
+	// machine the p99 of one run moves by milliseconds with others' load.
+	var overs []time.Duration
+	for r := range got[1] {
+		overs = append(overs, pct(nanos(got[2][r].RT), 99)-pct(nanos(got[1][r].RT), 99))
 	}
-	fmt.Printf("  added to direct: relay p50 %+.3f ms p99 %+.3f ms; cursor-otel p50 %+.3f ms p99 %+.3f ms\n",
-		ms(added(1, rt, 50)), ms(added(1, rt, 99)), ms(added(2, rt, 50)), ms(added(2, rt, 99)))
-	over := pct(pool(2, rt), 99) - pct(pool(1, rt), 99)
-	t.check(over <= time.Millisecond, "acp forwarding: a round trip through cursor-otel at p99 %.3f ms, through a plain relay %.3f ms, %+.3f ms (target: within 1 ms of the relay)",
-		ms(pct(pool(2, rt), 99)), ms(pct(pool(1, rt), 99)), ms(over))
-	return nil
+	over := mid(overs)
+	t.check(over <= time.Millisecond, "acp, %s: a round trip through cursor-otel at p99 %.3f ms, through a plain relay %.3f ms; over the relay, round by round, median %+.3f ms (rounds %s) (target: within 1 ms of the relay)",
+		label, ms(pct(pool(2, rt), 99)), ms(pct(pool(1, rt), 99)), ms(over), msList(overs))
 }
 
 func nanos(v []int64) []time.Duration {
@@ -176,4 +198,16 @@ func msList(ds []time.Duration) string {
 		parts[i] = fmt.Sprintf("%.2f", ms(d))
 	}
 	return strings.Join(parts, " ")
+}
+
+// idleDelivery waits, at most a minute, until no background delivery
+// holds its lock: the one the warming session started would otherwise
+// take the cores during the measured rounds.
+func idleDelivery(lock string) {
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if unlock, err := filelock.LockOwn(lock, false); err == nil {
+			unlock()
+			return
+		}
+	}
 }

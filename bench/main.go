@@ -39,12 +39,13 @@ func main() {
 	wrapRuns := flag.Int("wrap-runs", 31, "rounds of the wrapped runs")
 	hookEvents := flag.Int("hook-events", 20, "hook events, with the collector up and again down")
 	acpRounds := flag.Int("acp-rounds", 3, "rounds of ACP sessions (direct, relay, cursor-otel)")
-	acpPrompts := flag.Int("acp-prompts", 600, "prompts in each ACP session")
+	acpPrompts := flag.Int("acp-prompts", 600, "prompts in each ACP session sent back to back")
+	acpPaced := flag.Int("acp-paced", 100, "prompts in each ACP session sent 25 ms apart")
 	only := flag.String("only", "", "measure only replay, only wrap (the wrapper and hooks), or only acp")
 	keep := flag.String("dir", "", "write the streams and binaries here and keep them (default: a temporary directory)")
 	flag.Parse()
 	c := config{size: *size << 20, smallSize: *smallSize << 20, runs: *runs, wrapRuns: *wrapRuns, hookEvents: *hookEvents, dir: *keep,
-		acpRounds: *acpRounds, acpPrompts: *acpPrompts}
+		acpRounds: *acpRounds, acpPrompts: *acpPrompts, acpPaced: *acpPaced}
 	switch *only {
 	case "", "replay", "wrap", "acp":
 		c.only = *only
@@ -63,6 +64,7 @@ type config struct {
 	size, smallSize            int64
 	runs, wrapRuns, hookEvents int
 	acpRounds, acpPrompts      int
+	acpPaced                   int
 	only                       string
 	dir                        string
 }
@@ -129,7 +131,7 @@ func bench(c config) error {
 		}
 	}
 	if c.only == "" || c.only == "acp" {
-		if a, err := newACPBench(dir, binary, recv, c.acpRounds, c.acpPrompts); err != nil {
+		if a, err := newACPBench(dir, binary, recv, c.acpRounds, c.acpPrompts, c.acpPaced); err != nil {
 			fmt.Printf("\nskip: acp, the SDK's client and agent cannot run (%v)\n", err)
 		} else if err := a.measure(&t); err != nil {
 			return err

@@ -1,7 +1,7 @@
 // A client on the official SDK timing an ACP agent for go run ./bench:
-// node ping.mjs N CMD ARGS... starts CMD, opens a session and sends N
-// prompts "ping T" one after another (agent.mjs answers each with one
-// message, then end_turn). It prints, as JSON, each prompt's round trip
+// node ping.mjs N[/GAP] CMD ARGS... starts CMD, opens a session and sends
+// N prompts "ping T" one after another, GAP milliseconds apart (none by
+// default; agent.mjs answers each with one message, then end_turn). It prints, as JSON, each prompt's round trip
 // and each message's time from its writer to its reader, editor to agent
 // and agent to editor (nanoseconds, process.hrtime: the system's
 // monotonic clock, the same in both processes), and what /proc says of
@@ -12,7 +12,8 @@ import { readFileSync } from "node:fs";
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
 
-const [n, cmd, ...args] = process.argv.slice(2);
+const [spec, cmd, ...args] = process.argv.slice(2);
+const [n, gap = 0] = spec.split("/").map(Number);
 const child = spawn(cmd, args, { stdio: ["pipe", "pipe", "inherit"] });
 const rt = [], e2a = [], a2e = [];
 await acp.client({ name: "bench-client" })
@@ -27,7 +28,8 @@ await acp.client({ name: "bench-client" })
       protocolVersion: 1, clientInfo: { name: "bench-client", version: "2.4.0" }, clientCapabilities: {},
     });
     const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd: "/w", mcpServers: [] });
-    for (let i = 0; i < Number(n); i++) {
+    for (let i = 0; i < n; i++) {
+      if (gap > 0) await new Promise((r) => setTimeout(r, gap));
       const began = process.hrtime.bigint();
       await ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: `ping ${process.hrtime.bigint()}` }] });
       rt.push(Number(process.hrtime.bigint() - began));
