@@ -32,6 +32,9 @@ type tapChunk struct {
 // are the same however late it is read; waking the tracer, parsing and
 // recording a message at a time cost the cores the messages cross on.
 const (
+	maxSpare  = 4 << 20  // the most memory kept for push to copy into again
+	minSlab   = 64 << 10 // push's first slab
+	maxSlab   = 1 << 20  // and the largest it makes, but for one chunk larger
 	readQuiet = 2 * time.Millisecond
 	readMost  = 100 * time.Millisecond
 	wakeBytes = 1 << 20
@@ -53,8 +56,19 @@ type tapQueue struct {
 	last     atomic.Int64  // when the last chunk crossed, Unix nanoseconds
 	wake     chan struct{} // the reader's
 
+	// What push copies into: the chunks' bytes, one after the other, and
+	// the chunks. The reader hands back those of the batch it read
+	// (spare) for push to fill again: after the first batches, the copy
+	// on the pumps' path allocates nothing (an allocation there may be
+	// made to help the garbage collector, the message waiting).
+	slab       []byte
+	spareSlab  []byte
+	spareChunk []tapChunk
+
 	// The reader's own: the batch taken, how much of it was read, and
 	// whether it was taken because nothing crossed for readQuiet.
+	takenSlab []byte
+	batch     []tapChunk
 	taken     []tapChunk
 	read      int
 	tookQuiet bool
@@ -90,7 +104,14 @@ func (q *tapQueue) push(fromEditor bool, data []byte, at time.Time) {
 		q.untraced += int64(len(data))
 		return
 	}
-	c := tapChunk{fromEditor: fromEditor, data: bytes.Clone(data), at: at, gap: q.gap[d], cleanCut: q.cleanCut[d]}
+	if len(q.slab)+len(data) > cap(q.slab) {
+		// A new slab, the chunks before keeping theirs: nothing is
+		// copied again on the pumps' path.
+		q.slab = make([]byte, 0, max(len(data), min(2*cap(q.slab), maxSlab), minSlab))
+	}
+	start := len(q.slab)
+	q.slab = append(q.slab, data...)
+	c := tapChunk{fromEditor: fromEditor, data: q.slab[start:len(q.slab):len(q.slab)], at: at, gap: q.gap[d], cleanCut: q.cleanCut[d]}
 	q.gap[d] = false
 	q.chunks = append(q.chunks, c)
 	q.queued += len(data)
@@ -153,6 +174,16 @@ func (q *tapQueue) take() ([]tapChunk, bool) {
 		q.mu.Lock()
 		q.queued -= q.read
 		q.read = 0
+		if q.batch != nil { // read: its memory is push's again
+			if cap(q.takenSlab) <= maxSpare {
+				q.spareSlab = q.takenSlab[:0]
+			}
+			if cap(q.batch) <= maxSpare/64 {
+				clear(q.batch)
+				q.spareChunk = q.batch[:0]
+			}
+			q.takenSlab, q.batch = nil, nil
+		}
 		now := time.Now()
 		if len(q.chunks) == 0 {
 			if q.closed {
@@ -180,7 +211,9 @@ func (q *tapQueue) take() ([]tapChunk, bool) {
 			q.tookQuiet = now.Sub(q.lastPush()) >= readQuiet
 			q.toldIdle = q.tookQuiet
 			batch := q.chunks
-			q.chunks = nil
+			q.batch, q.takenSlab = batch, q.slab
+			q.chunks, q.slab = q.spareChunk, q.spareSlab
+			q.spareChunk, q.spareSlab = nil, nil
 			q.parked = false
 			q.mu.Unlock()
 			return batch, true
