@@ -66,25 +66,38 @@ func newACPBench(dir, binary string, recv *otlptest.Receiver, rounds, prompts, p
 	return b, nil
 }
 
-// session runs one session of n prompts, gap apart, from the client to cmd.
-func (b *acpBench) session(n int, gap time.Duration, env []string, cmd ...string) (acpRun, error) {
-	spec := fmt.Sprintf("%d/%d", n, gap.Milliseconds())
-	c := exec.Command(b.node, append([]string{b.client, spec}, cmd...)...)
+// sessions runs one client with a session of n prompts, gap apart, to
+// each of cmds, batch prompts to one and then to the next, in turn,
+// acpPause between two batches.
+func (b *acpBench) sessions(n, batch int, gap time.Duration, env []string, cmds ...[]string) ([]acpRun, error) {
+	args := []string{b.client, fmt.Sprintf("%d/%d/%d/%d", n, gap.Milliseconds(), batch, acpPause.Milliseconds())}
+	for i, cmd := range cmds {
+		if i > 0 {
+			args = append(args, "--")
+		}
+		args = append(args, cmd...)
+	}
+	c := exec.Command(b.node, args...)
 	c.Env = append(baseEnv(), env...)
 	var stderr limited
 	c.Stderr = &stderr
 	out, err := c.Output()
 	if err != nil {
-		return acpRun{}, fmt.Errorf("%s: %v: %s", strings.Join(cmd, " "), err, string(stderr.b))
+		return nil, fmt.Errorf("%s: %v: %s", strings.Join(args, " "), err, string(stderr.b))
 	}
-	var r acpRun
-	if err := json.Unmarshal(out, &r); err != nil {
-		return acpRun{}, fmt.Errorf("%s: %v: %s", strings.Join(cmd, " "), err, out)
+	var runs []acpRun
+	if err := json.Unmarshal(out, &runs); err != nil {
+		return nil, fmt.Errorf("%s: %v: %s", strings.Join(args, " "), err, out)
 	}
-	if len(r.RT) != n || len(r.A2E) != n {
-		return acpRun{}, fmt.Errorf("%s: %d round trips and %d messages of %d prompts", strings.Join(cmd, " "), len(r.RT), len(r.A2E), n)
+	for i, r := range runs {
+		if len(r.RT) != n || len(r.A2E) != n {
+			return nil, fmt.Errorf("%s: %d round trips and %d messages of %d prompts", strings.Join(cmds[i], " "), len(r.RT), len(r.A2E), n)
+		}
 	}
-	return r, nil
+	if len(runs) != len(cmds) {
+		return nil, fmt.Errorf("%d sessions of %d", len(runs), len(cmds))
+	}
+	return runs, nil
 }
 
 // acpWays are the three ways the client reaches the agent.
@@ -99,17 +112,16 @@ const pacedGap = 25 * time.Millisecond
 func (b *acpBench) measure(t *targets) error {
 	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + b.recv.Endpoint, "CURSOR_OTEL_AGENT=" + b.agent, "HOME=" + b.home}
 	cmds := [][]string{{b.agent, "acp"}, {b.relay, b.agent, "acp"}, {b.binary, "acp"}}
-	// A session of each, not counted: node's caches warm, and the spool
+	// A round of each, not counted: node's caches warm, and the spool
 	// learns that the collector answers promptly, as it has on a machine
 	// where cursor-otel ran before (a first session hands its turns over
 	// to the background delivery).
-	for _, cmd := range cmds {
-		if _, err := b.session(b.prompts, 0, env, cmd...); err != nil {
-			return err
-		}
+	if _, err := b.sessions(b.prompts, b.prompts, 0, env, cmds...); err != nil {
+		return err
 	}
 	idleDelivery(filepath.Join(spoolDir, "deliverer.lock"))
-	fmt.Printf("\nacp: the SDK's client and agent (test/acpsdk), each prompt answered with one message, each turn exported to the receiver; %d rounds, alternating direct, relay (bench/relay), cursor-otel acp\n", b.rounds)
+	fmt.Printf("\nacp: the SDK's client and agent (test/acpsdk), each prompt answered with one message, each turn exported to the receiver; %d rounds, each one client with a session each way (direct, relay (bench/relay), cursor-otel acp), %d prompts to one and then to the next, in turn, %v between\n",
+		b.rounds, acpBatch, acpPause)
 	for _, set := range []struct {
 		label string
 		n     int
@@ -121,11 +133,11 @@ func (b *acpBench) measure(t *targets) error {
 		}
 		got := make([][]acpRun, len(cmds))
 		for range b.rounds {
-			for i, cmd := range cmds {
-				r, err := b.session(set.n, set.gap, env, cmd...)
-				if err != nil {
-					return err
-				}
+			runs, err := b.sessions(set.n, acpBatch, set.gap, env, cmds...)
+			if err != nil {
+				return err
+			}
+			for i, r := range runs {
 				got[i] = append(got[i], r)
 			}
 		}
@@ -133,6 +145,15 @@ func (b *acpBench) measure(t *targets) error {
 	}
 	return nil
 }
+
+// acpBatch is how many prompts go to one way before the next has its
+// turn; acpPause, the time between, is longer than cursor-otel waits
+// before it reads and exports (100 ms at most under a flood), so that
+// none of its work falls in another's batch.
+const (
+	acpBatch = 50
+	acpPause = 150 * time.Millisecond
+)
 
 // report prints one set of sessions, got[way][round], and checks the target.
 func report(t *targets, label string, n int, got [][]acpRun) {
