@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -43,6 +44,9 @@ type acpRun struct {
 
 // newACPBench finds node and the SDK, or says why the ACP section is skipped.
 func newACPBench(dir, binary string, recv *otlptest.Receiver, rounds, prompts, paced int) (*acpBench, error) {
+	if runtime.GOOS != "linux" {
+		return nil, fmt.Errorf("the client reads the processes' CPU and memory from /proc: Linux only")
+	}
 	node, err := exec.LookPath("node")
 	if err != nil {
 		return nil, fmt.Errorf("no node")
