@@ -38,15 +38,19 @@ func main() {
 	runs := flag.Int("runs", 3, "runs of each replay measurement (the median is shown)")
 	wrapRuns := flag.Int("wrap-runs", 31, "rounds of the wrapped runs")
 	hookEvents := flag.Int("hook-events", 20, "hook events, with the collector up and again down")
-	only := flag.String("only", "", "measure only replay, or only wrap (the wrapper and hooks)")
+	acpRounds := flag.Int("acp-rounds", 5, "rounds of ACP sessions (direct, relay, cursor-otel)")
+	acpPrompts := flag.Int("acp-prompts", 600, "prompts in each ACP session sent back to back")
+	acpPaced := flag.Int("acp-paced", 300, "prompts in each ACP session sent 25 ms apart")
+	only := flag.String("only", "", "measure only replay, only wrap (the wrapper and hooks), or only acp")
 	keep := flag.String("dir", "", "write the streams and binaries here and keep them (default: a temporary directory)")
 	flag.Parse()
-	c := config{size: *size << 20, smallSize: *smallSize << 20, runs: *runs, wrapRuns: *wrapRuns, hookEvents: *hookEvents, dir: *keep}
+	c := config{size: *size << 20, smallSize: *smallSize << 20, runs: *runs, wrapRuns: *wrapRuns, hookEvents: *hookEvents, dir: *keep,
+		acpRounds: *acpRounds, acpPrompts: *acpPrompts, acpPaced: *acpPaced}
 	switch *only {
-	case "", "replay", "wrap":
+	case "", "replay", "wrap", "acp":
 		c.only = *only
 	default:
-		fmt.Fprintln(os.Stderr, "bench: -only replay or -only wrap")
+		fmt.Fprintln(os.Stderr, "bench: -only replay, -only wrap or -only acp")
 		os.Exit(2)
 	}
 	if err := bench(c); err != nil {
@@ -59,6 +63,8 @@ func main() {
 type config struct {
 	size, smallSize            int64
 	runs, wrapRuns, hookEvents int
+	acpRounds, acpPrompts      int
+	acpPaced                   int
 	only                       string
 	dir                        string
 }
@@ -103,7 +109,7 @@ func bench(c config) error {
 	var t targets
 	fmt.Printf("on %d cores; load average before: %s\n", runtime.NumCPU(), loadAverage())
 
-	if c.only != "wrap" {
+	if c.only == "" || c.only == "replay" {
 		r := replayer{binary: binary, floor: floor, recv: recv}
 		fmt.Printf("\nreplay, exporting over OTLP/gRPC to a receiver in this process; median of %d runs\n", c.runs)
 		for _, sh := range shapes() {
@@ -115,12 +121,19 @@ func bench(c config) error {
 			return err
 		}
 	}
-	if c.only != "replay" {
+	if c.only == "" || c.only == "wrap" {
 		w := wrapper{binary: binary, agent: agent, floor: floor, recv: recv, runs: c.wrapRuns}
 		if w.peer, err = buildPeer(dir); err != nil {
 			fmt.Printf("\nskip: otel-cli %s, the wrapper's peer, could not be built (%v)\n", peerVersion, err)
 		}
 		if err := w.measure(&t, dir, c.hookEvents); err != nil {
+			return err
+		}
+	}
+	if c.only == "" || c.only == "acp" {
+		if a, err := newACPBench(dir, binary, recv, c.acpRounds, c.acpPrompts, c.acpPaced); err != nil {
+			fmt.Printf("\nskip: acp, the SDK's client and agent cannot run (%v)\n", err)
+		} else if err := a.measure(&t); err != nil {
 			return err
 		}
 	}

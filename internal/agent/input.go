@@ -21,7 +21,11 @@ func (p *Process) pumpStdin(src *os.File, dst *os.File) {
 			if p.tap != nil {
 				p.tap(true, buf[:n], at)
 			}
-			if _, werr := dst.Write(buf[:n]); werr != nil {
+			_, werr := dst.Write(buf[:n])
+			if p.tapped != nil {
+				p.tapped()
+			}
+			if werr != nil {
 				return
 			}
 			if p.tap == nil {

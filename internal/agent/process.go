@@ -34,6 +34,10 @@ type Spec struct {
 	// both ways, in the order it crossed. It must neither block nor keep
 	// data.
 	Tap func(fromUser bool, data []byte, at time.Time)
+	// Tapped, when set with Tap, is called after each chunk given to Tap
+	// was forwarded: where a reader of the copy may be woken, the chunk
+	// already on its way.
+	Tapped func()
 }
 
 // drainGrace is how long stdout and stderr are read after the agent exits:
@@ -66,6 +70,7 @@ type Process struct {
 	exited   chan Exit
 	input    *Output // the copy of stdin, with CopyStdin
 	tap      func(fromUser bool, data []byte, at time.Time)
+	tapped   func()
 	activity atomic.Int64 // when the agent last wrote, in Unix nanoseconds
 	reaped   atomic.Bool  // the agent has exited
 }
@@ -81,7 +86,7 @@ type Process struct {
 // task manager), the agent is ended: it does not run on orphaned (a
 // watchdog on unix, a job object on Windows).
 func Start(s Spec) (*Process, error) {
-	p := &Process{exited: make(chan Exit, 1), tap: s.Tap}
+	p := &Process{exited: make(chan Exit, 1), tap: s.Tap, tapped: s.Tapped}
 	var closeAfterStart []*os.File
 	fail := func(err error) (*Process, error) {
 		for _, f := range append(closeAfterStart, p.pipes...) {
@@ -169,6 +174,9 @@ func (p *Process) pumpStdout(r *os.File, dst io.Writer) {
 					dst = nil
 					r.Close()
 				}
+			}
+			if p.tapped != nil {
+				p.tapped()
 			}
 			if p.tap == nil {
 				buf = p.output.pushRead(buf, n, at)

@@ -26,6 +26,16 @@ async function run({ params, client }) {
     const sid = params.sessionId;
     const text = params.prompt.map((b) => b.text ?? "").join("");
     const update = (u) => client.notify(acp.methods.client.session.update, { sessionId: sid, update: u });
+    if (text.startsWith("ping ")) {
+      // For go run ./bench: one message back, saying when the prompt
+      // arrived against when it was sent and when this one leaves
+      // (process.hrtime is the system's monotonic clock, shared by the
+      // client on the same machine), then the answer.
+      const got = process.hrtime.bigint();
+      const sent = BigInt(text.slice(5));
+      await update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${got - sent} ${process.hrtime.bigint()}` } });
+      return { stopReason: "end_turn" };
+    }
     if (text === "wait") {
       await update({ sessionUpdate: "tool_call", toolCallId: "w1", title: "sleep", kind: "execute", status: "in_progress" });
       await new Promise((resolve) => cancelled.set(sid, resolve));

@@ -10,6 +10,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"sync"
+	"time"
 
 	"github.com/cursor-otel/cursor-otel/internal/agent"
 	"github.com/cursor-otel/cursor-otel/internal/conversation"
@@ -19,6 +21,7 @@ import (
 	"github.com/cursor-otel/cursor-otel/parse"
 	"github.com/cursor-otel/cursor-otel/spanmap"
 	"github.com/cursor-otel/cursor-otel/tracer"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // Config is one ACP session's process.
@@ -65,7 +68,7 @@ const statusCannotRun = 126
 func Run(ctx context.Context, c Config) int {
 	q := newTapQueue()
 	proc, err := agent.Start(agent.Spec{Path: c.Path, Args: c.Args, Env: c.Env,
-		Stdin: c.Stdin, Stdout: c.Stdout, Stderr: c.Stderr, CopyStdin: true, Tap: q.push})
+		Stdin: c.Stdin, Stdout: c.Stdout, Stderr: c.Stderr, CopyStdin: true, Tap: q.push, Tapped: q.kick})
 	if err != nil {
 		fmt.Fprintln(c.Stderr, oneline.Join(fmt.Sprintf("start %s: %v", c.Path, err)))
 		return statusCannotRun
@@ -98,19 +101,26 @@ func Run(ctx context.Context, c Config) int {
 	// A session's last turn is kept where a wrapped run's is (the hooks'
 	// state directory): the next agent process that loads the session,
 	// or a wrapped run resuming the chat, links to it.
-	opts.Turns = conversation.Store{Dir: conversation.DefaultDir(c.Environ)}
+	turns := newLaterTurns(conversation.Store{Dir: conversation.DefaultDir(c.Environ)})
+	opts.Turns = turns
 	model := spanmap.NewACP(parent, prov.Tracer(), opts)
+	// A turn that ended is exported, and its session's last turn written
+	// down, once the reader finds the session quiet (see exporter): the
+	// work never competes with the messages of a turn under way.
 	flushes := make(chan struct{}, 1)
-	model.TurnEnded = func() {
+	ex := &exporter{flush: func() {
 		select {
 		case flushes <- struct{}{}:
 		default: // one is coming
 		}
-	}
+	}}
+	model.TurnEnded = ex.turnEnded
+	q.idle = func() { ex.read(true) }
 	flushed := make(chan struct{})
 	go func() {
 		defer close(flushed)
 		for range flushes {
+			turns.write()
 			_ = prov.Flush(ctx)
 		}
 	}()
@@ -119,7 +129,7 @@ func Run(ctx context.Context, c Config) int {
 	followed := make(chan struct{})
 	go func() {
 		defer close(followed)
-		if err := safe.Run(func() { follow(q, model) }); err != nil {
+		if err := safe.Run(func() { follow(q, model, ex.read) }); err != nil {
 			broken = err
 			for _, ok := q.pop(); ok; _, ok = q.pop() {
 			} // release what is queued
@@ -143,6 +153,7 @@ func Run(ctx context.Context, c Config) int {
 	prov.EndingAt(exit.At)
 	close(flushes)
 	<-flushed
+	turns.end()
 	report := prov.Shutdown(ctx)
 	settings.Spooled(reports, report)
 	reports.Finish()
@@ -164,7 +175,9 @@ func Run(ctx context.Context, c Config) int {
 
 // follow reads both directions, in the order they crossed, into the
 // model, line by line. Lines that are not JSON-RPC are skipped.
-func follow(q *tapQueue, model *spanmap.ACP) {
+// read is told at the end of each batch, and whether the session was
+// quiet when it was taken.
+func follow(q *tapQueue, model *spanmap.ACP, read func(quiet bool)) {
 	var lines [2]lineSplitter
 	for {
 		c, ok := q.pop()
@@ -179,5 +192,121 @@ func follow(q *tapQueue, model *spanmap.ACP) {
 				model.Observe(c.fromEditor, m, c.at)
 			}
 		})
+		if len(q.taken) == 0 { // the batch is read
+			read(q.tookQuiet)
+		}
+	}
+}
+
+// A turn's export waits until the reader finds nothing crossed for
+// readQuiet (it reads the session then), and at most mostBeforeExport:
+// the export (encoding, the collector's connection) and the state
+// written with it take the same cores as the forwarding, so they run
+// between the session's messages, not beside them. An editor's turns are
+// seconds apart; a client sending prompts back to back still gets its
+// turns exported every mostBeforeExport.
+const mostBeforeExport = time.Second
+
+// exporter decides when the turns that ended are exported. It runs on
+// the reader's goroutine.
+type exporter struct {
+	flush   func()
+	pending time.Time // when the first turn not yet exported ended; zero for none
+}
+
+func (e *exporter) turnEnded() {
+	if e.pending.IsZero() {
+		e.pending = time.Now()
+	}
+}
+
+// read is told after each batch the reader read, and whether the
+// session had gone quiet.
+func (e *exporter) read(quiet bool) {
+	if !e.pending.IsZero() && (quiet || time.Since(e.pending) >= mostBeforeExport) {
+		e.pending = time.Time{}
+		e.flush()
+	}
+}
+
+// laterTurns holds each session's last turn in memory, for the state
+// directory (conversation.Store) to be written after the turn, with its export,
+// rather than as its prompt crosses: a lock, a file read and a file
+// renamed into place, which took 40% of cursor-otel's CPU in a session of
+// prompts back to back. It is written at most once every
+// mostBeforeExport, and at the end: another agent process that loads the
+// session (an editor restarting the agent) finds its last turn.
+type laterTurns struct {
+	dir     conversation.Store
+	mu      sync.Mutex
+	pending map[string]trace.SpanContext
+	wrote   time.Time   // when the state was last written
+	timer   *time.Timer // a write to come, armed by a write put off
+
+	writing sync.Mutex // one write at a time, in order
+}
+
+func newLaterTurns(dir conversation.Store) *laterTurns {
+	return &laterTurns{dir: dir, pending: map[string]trace.SpanContext{}}
+}
+
+func (l *laterTurns) Last(conversation string) (trace.SpanContext, bool) {
+	l.mu.Lock()
+	sc, ok := l.pending[conversation]
+	l.mu.Unlock()
+	if ok {
+		return sc, true
+	}
+	return l.dir.Last(conversation)
+}
+
+func (l *laterTurns) SetLast(conversation string, root trace.SpanContext) {
+	l.mu.Lock()
+	l.pending[conversation] = root
+	l.mu.Unlock()
+}
+
+// write writes down the turns set since the last write, or, within
+// mostBeforeExport of it, has a timer do so then.
+func (l *laterTurns) write() {
+	l.mu.Lock()
+	if wait := mostBeforeExport - time.Since(l.wrote); wait > 0 && len(l.pending) > 0 {
+		if l.timer == nil {
+			l.timer = time.AfterFunc(wait, func() {
+				l.mu.Lock()
+				l.timer = nil
+				l.mu.Unlock()
+				l.writeNow()
+			})
+		}
+		l.mu.Unlock()
+		return
+	}
+	l.mu.Unlock()
+	l.writeNow()
+}
+
+// end writes what is left, at once.
+func (l *laterTurns) end() {
+	l.mu.Lock()
+	if l.timer != nil && l.timer.Stop() {
+		l.timer = nil
+	}
+	l.mu.Unlock()
+	l.writeNow()
+}
+
+func (l *laterTurns) writeNow() {
+	l.writing.Lock()
+	defer l.writing.Unlock()
+	l.mu.Lock()
+	pending := l.pending
+	l.pending = map[string]trace.SpanContext{}
+	if len(pending) > 0 {
+		l.wrote = time.Now()
+	}
+	l.mu.Unlock()
+	for conversation, root := range pending {
+		l.dir.SetLast(conversation, root)
 	}
 }

@@ -3,6 +3,7 @@ package acp
 import (
 	"bytes"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -24,24 +25,61 @@ type tapChunk struct {
 	cleanCut   bool // (a gap) what was dropped ended a line
 }
 
+// The tracer reads what crossed in batches, between the session's
+// messages rather than beside them: once nothing has crossed for
+// readQuiet, or the oldest chunk waited readMost, or wakeBytes are
+// queued. Each chunk carries the time it crossed, so the trace's times
+// are the same however late it is read; waking the tracer, parsing and
+// recording a message at a time cost the cores the messages cross on.
+const (
+	maxSpare  = 4 << 20  // the most memory kept for push to copy into again
+	minSlab   = 64 << 10 // push's first slab
+	maxSlab   = 1 << 20  // and the largest it makes, but for one chunk larger
+	readQuiet = 2 * time.Millisecond
+	readMost  = 100 * time.Millisecond
+	wakeBytes = 1 << 20
+)
+
 // tapQueue holds what crossed both ways, in the order it crossed: each
 // pump pushes before it forwards, so an answer is never queued before the
-// request it answers. push never waits.
+// request it answers. push never waits, and wakes no one: kick, called
+// once the chunk was forwarded, does.
 type tapQueue struct {
 	mu       sync.Mutex
-	ready    *sync.Cond
 	chunks   []tapChunk
 	queued   int
 	closed   bool
+	parked   bool // the reader waits for a chunk, with none queued
 	gap      [2]bool
 	cleanCut [2]bool
 	untraced int64
+	last     atomic.Int64  // when the last chunk crossed, Unix nanoseconds
+	wake     chan struct{} // the reader's
+
+	// What push copies into: the chunks' bytes, one after the other, and
+	// the chunks. The reader hands back those of the batch it read
+	// (spare) for push to fill again: after the first batches, the copy
+	// on the pumps' path allocates nothing (an allocation there may be
+	// made to help the garbage collector, the message waiting).
+	slab       []byte
+	spareSlab  []byte
+	spareChunk []tapChunk
+
+	// The reader's own: the batch taken, how much of it was read, and
+	// whether it was taken because nothing crossed for readQuiet.
+	takenSlab []byte
+	batch     []tapChunk
+	taken     []tapChunk
+	read      int
+	tookQuiet bool
+	// idle, when set, is called on the reader's goroutine once the
+	// session has been quiet for readQuiet with all of it read.
+	idle     func()
+	toldIdle bool
 }
 
 func newTapQueue() *tapQueue {
-	q := &tapQueue{}
-	q.ready = sync.NewCond(&q.mu)
-	return q
+	return &tapQueue{wake: make(chan struct{}, 1)}
 }
 
 func dir(fromEditor bool) int {
@@ -53,6 +91,7 @@ func dir(fromEditor bool) int {
 
 // push copies data into the queue, or drops it when the queue is full.
 func (q *tapQueue) push(fromEditor bool, data []byte, at time.Time) {
+	q.last.Store(at.UnixNano())
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	d := dir(fromEditor)
@@ -65,11 +104,36 @@ func (q *tapQueue) push(fromEditor bool, data []byte, at time.Time) {
 		q.untraced += int64(len(data))
 		return
 	}
-	c := tapChunk{fromEditor: fromEditor, data: bytes.Clone(data), at: at, gap: q.gap[d], cleanCut: q.cleanCut[d]}
+	if len(q.slab)+len(data) > cap(q.slab) {
+		// A new slab, the chunks before keeping theirs: nothing is
+		// copied again on the pumps' path.
+		q.slab = make([]byte, 0, max(len(data), min(2*cap(q.slab), maxSlab), minSlab))
+	}
+	start := len(q.slab)
+	q.slab = append(q.slab, data...)
+	c := tapChunk{fromEditor: fromEditor, data: q.slab[start:len(q.slab):len(q.slab)], at: at, gap: q.gap[d], cleanCut: q.cleanCut[d]}
 	q.gap[d] = false
 	q.chunks = append(q.chunks, c)
 	q.queued += len(data)
-	q.ready.Signal()
+}
+
+// kick wakes the reader, after a chunk was pushed and forwarded, when it
+// waits for a first chunk or much is queued; otherwise its timer will.
+func (q *tapQueue) kick() {
+	q.mu.Lock()
+	wake := len(q.chunks) > 0 && (q.parked || q.queued >= wakeBytes)
+	q.parked = q.parked && !wake
+	q.mu.Unlock()
+	if wake {
+		q.signal()
+	}
+}
+
+func (q *tapQueue) signal() {
+	select {
+	case q.wake <- struct{}{}:
+	default: // a wake is pending
+	}
 }
 
 // close ends the queue: pop returns what is queued, then false.
@@ -77,24 +141,100 @@ func (q *tapQueue) close() {
 	q.mu.Lock()
 	q.closed = true
 	q.mu.Unlock()
-	q.ready.Broadcast()
+	q.signal()
 }
 
-// pop waits for the oldest chunk.
+// pop returns the oldest chunk, from the batch taken (see take).
 func (q *tapQueue) pop() (tapChunk, bool) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	for len(q.chunks) == 0 && !q.closed {
-		q.ready.Wait()
+	if len(q.taken) == 0 {
+		var ok bool
+		if q.taken, ok = q.take(); !ok {
+			return tapChunk{}, false
+		}
 	}
-	if len(q.chunks) == 0 {
-		return tapChunk{}, false
-	}
-	c := q.chunks[0]
-	q.chunks[0] = tapChunk{}
-	q.chunks = q.chunks[1:]
-	q.queued -= len(c.data)
+	c := q.taken[0]
+	q.taken[0] = tapChunk{}
+	q.taken = q.taken[1:]
+	q.read += len(c.data)
 	return c, true
+}
+
+// take waits for chunks, then until it is time to read them (readQuiet,
+// readMost, wakeBytes, or the queue's end), and takes them all. What was
+// read of the last batch stays counted as queued until then: the bound
+// holds the batch being read too.
+func (q *tapQueue) take() ([]tapChunk, bool) {
+	var timer *time.Timer
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
+	for {
+		q.mu.Lock()
+		q.queued -= q.read
+		q.read = 0
+		if q.batch != nil { // read: its memory is push's again
+			if cap(q.takenSlab) <= maxSpare {
+				q.spareSlab = q.takenSlab[:0]
+			}
+			if cap(q.batch) <= maxSpare/64 {
+				clear(q.batch)
+				q.spareChunk = q.batch[:0]
+			}
+			q.takenSlab, q.batch = nil, nil
+		}
+		now := time.Now()
+		if len(q.chunks) == 0 {
+			if q.closed {
+				q.mu.Unlock()
+				return nil, false
+			}
+			if q.idle != nil && !q.toldIdle {
+				if wait := readQuiet - now.Sub(q.lastPush()); wait > 0 {
+					q.mu.Unlock()
+					q.sleep(&timer, wait)
+					continue
+				}
+				q.toldIdle = true
+				q.mu.Unlock()
+				q.idle()
+				continue
+			}
+			q.parked = true
+			q.mu.Unlock()
+			<-q.wake
+			continue
+		}
+		wait := min(readQuiet-now.Sub(q.lastPush()), readMost-now.Sub(q.chunks[0].at))
+		if q.closed || q.queued >= wakeBytes || wait <= 0 {
+			q.tookQuiet = now.Sub(q.lastPush()) >= readQuiet
+			q.toldIdle = q.tookQuiet
+			batch := q.chunks
+			q.batch, q.takenSlab = batch, q.slab
+			q.chunks, q.slab = q.spareChunk, q.spareSlab
+			q.spareChunk, q.spareSlab = nil, nil
+			q.parked = false
+			q.mu.Unlock()
+			return batch, true
+		}
+		q.parked = false
+		q.mu.Unlock()
+		q.sleep(&timer, wait)
+	}
+}
+
+// sleep waits d, or for a wake.
+func (q *tapQueue) sleep(timer **time.Timer, d time.Duration) {
+	if *timer == nil {
+		*timer = time.NewTimer(d)
+	} else {
+		(*timer).Reset(d)
+	}
+	select {
+	case <-q.wake:
+	case <-(*timer).C:
+	}
 }
 
 // Untraced is how many bytes were dropped.
@@ -141,3 +281,6 @@ func (s *lineSplitter) feed(c tapChunk, fn func(line []byte)) {
 		s.line, s.skipping, s.tooLong = s.line[:0], false, false
 	}
 }
+
+// lastPush is when the last chunk crossed either way.
+func (q *tapQueue) lastPush() time.Time { return time.Unix(0, q.last.Load()) }

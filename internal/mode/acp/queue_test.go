@@ -46,3 +46,23 @@ func TestTapQueueDropsPastItsBound(t *testing.T) {
 }
 
 func equal(a, b []string) bool { return slices.Equal(a, b) }
+
+// BenchmarkTapQueuePush is the copy on the pumps' path: a message of
+// the size ACP's updates have, the reader draining beside it.
+func BenchmarkTapQueuePush(b *testing.B) {
+	q := newTapQueue()
+	msg := append(bytes.Repeat([]byte("x"), 300), '\n')
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for _, ok := q.pop(); ok; _, ok = q.pop() {
+		}
+	}()
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		q.push(i%2 == 0, msg, time.Now())
+		q.kick()
+	}
+	q.close()
+	<-done
+}
