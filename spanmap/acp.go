@@ -379,21 +379,29 @@ func (a *ACP) turnFor(ref parse.ACPSessionRef) *acpTurn {
 	return nil
 }
 
-// todos records a todo list as it stands: an event with each entry's
-// status (and its text, with content capture).
+// todos records a todo list as it stands (see listEvent).
 func (a *ACP) todos(t *acpTurn, todos []parse.ACPTodo, at time.Time) {
-	statuses, contents := make([]string, 0, len(todos)), make([]string, 0, len(todos))
-	for _, e := range todos {
-		statuses = append(statuses, e.Status)
+	a.listEvent(t, at, EventACPTodos, ACPTodoStatuses, ACPTodoEntries, len(todos), func(i int) (string, string) {
+		return todos[i].Status, todos[i].Content
+	})
+}
+
+// listEvent records a list as it stands (todos, a plan): an event named
+// name with each entry's status, and its text with content capture.
+func (a *ACP) listEvent(t *acpTurn, at time.Time, name string, statusKey, textKey attribute.Key, n int, entry func(int) (status, text string)) {
+	statuses, texts := make([]string, 0, n), make([]string, 0, n)
+	for i := range n {
+		status, text := entry(i)
+		statuses = append(statuses, status)
 		if a.rec.opts.CaptureContent {
-			contents = append(contents, a.rec.text(e.Content, a.rec.opts.MaxContent))
+			texts = append(texts, a.rec.text(text, a.rec.opts.MaxContent))
 		}
 	}
-	attrs := []attribute.KeyValue{ACPTodoStatuses.StringSlice(statuses)}
+	attrs := []attribute.KeyValue{statusKey.StringSlice(statuses)}
 	if a.rec.opts.CaptureContent {
-		attrs = append(attrs, ACPTodoEntries.StringSlice(contents))
+		attrs = append(attrs, textKey.StringSlice(texts))
 	}
-	t.root.AddEvent(EventACPTodos, trace.WithTimestamp(at), trace.WithAttributes(attrs...))
+	t.root.AddEvent(name, trace.WithTimestamp(at), trace.WithAttributes(attrs...))
 }
 
 // common are the attributes every span of a session carries.
@@ -408,21 +416,11 @@ func (a *ACP) common(s *acpSession, op string) []attribute.KeyValue {
 	return attrs
 }
 
-// plan records a plan as it stands: an event with its entries' statuses
-// (and their text, with content capture).
+// plan records a plan as it stands (see listEvent).
 func (a *ACP) plan(t *acpTurn, plan []parse.ACPPlanEntry, at time.Time) {
-	entries, statuses := make([]string, 0, len(plan)), make([]string, 0, len(plan))
-	for _, e := range plan {
-		statuses = append(statuses, e.Status)
-		if a.rec.opts.CaptureContent {
-			entries = append(entries, a.rec.text(e.Content, a.rec.opts.MaxContent))
-		}
-	}
-	attrs := []attribute.KeyValue{ACPPlanStatuses.StringSlice(statuses)}
-	if a.rec.opts.CaptureContent {
-		attrs = append(attrs, ACPPlanEntries.StringSlice(entries))
-	}
-	t.root.AddEvent(EventACPPlan, trace.WithTimestamp(at), trace.WithAttributes(attrs...))
+	a.listEvent(t, at, EventACPPlan, ACPPlanStatuses, ACPPlanEntries, len(plan), func(i int) (string, string) {
+		return plan[i].Status, plan[i].Content
+	})
 }
 
 // state takes a state snapshot (protocol version 2's state_update, or a
