@@ -15,6 +15,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/cursor-otel/cursor-otel/internal/atomicfile"
+	"github.com/cursor-otel/cursor-otel/internal/envlist"
 	"github.com/cursor-otel/cursor-otel/internal/spool"
 	"github.com/cursor-otel/cursor-otel/internal/statedir"
 )
@@ -68,22 +69,12 @@ func (s Store) file(conversation string) string {
 // DefaultDir is CURSOR_OTEL_STATE_DIR, else hooks/ in cursor-otel's state
 // directory (see statedir), where conversations are kept.
 func DefaultDir(environ []string) string {
-	if d := lookup(environ, "CURSOR_OTEL_STATE_DIR"); d != "" {
+	if d := envlist.Get(environ, "CURSOR_OTEL_STATE_DIR"); d != "" {
 		return d
 	}
-	base := statedir.Dir(func(name string) string { return lookup(environ, name) })
+	base := statedir.Dir(func(name string) string { return envlist.Get(environ, name) })
 	if base == "" {
 		base = filepath.Join(os.TempDir(), "cursor-otel")
 	}
 	return filepath.Join(base, "hooks")
-}
-
-// lookup reads a variable of environ: the last one set wins.
-func lookup(environ []string, name string) string {
-	for i := len(environ) - 1; i >= 0; i-- {
-		if v, ok := strings.CutPrefix(environ[i], name+"="); ok {
-			return v
-		}
-	}
-	return ""
 }

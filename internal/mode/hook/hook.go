@@ -10,12 +10,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/valyala/fastjson"
 
 	"github.com/cursor-otel/cursor-otel/internal/conversation"
+	"github.com/cursor-otel/cursor-otel/internal/envlist"
 	"github.com/cursor-otel/cursor-otel/internal/settings"
 	"github.com/cursor-otel/cursor-otel/parse"
 	"github.com/cursor-otel/cursor-otel/spanmap"
@@ -47,7 +47,7 @@ func Run(c Config) int {
 	data, _ := io.ReadAll(io.LimitReader(c.Stdin, maxEvent))
 	data = parse.TrimBOM(data) // some Cursor versions put one before the payload
 	_, _ = io.WriteString(c.Stdout, answer(data))
-	if c.Problems != nil || lookup(c.Environ, conversation.StreamTraced) != "" {
+	if c.Problems != nil || envlist.Get(c.Environ, conversation.StreamTraced) != "" {
 		return 0
 	}
 	ev, err := parse.DecodeHook(data)
@@ -63,7 +63,7 @@ func Run(c Config) int {
 		dir = conversation.DefaultDir(c.Environ)
 	}
 	s := c.Settings
-	getenv := func(name string) string { return lookup(c.Environ, name) }
+	getenv := func(name string) string { return envlist.Get(c.Environ, name) }
 	// Where these settings send: the turn's spans are kept for it, and
 	// delivered there alone.
 	dest, err := destinationID(SpoolDir(s, dir), getenv)
@@ -130,14 +130,4 @@ func answer(data []byte) string {
 		return `{"continue":true}` + "\n"
 	}
 	return "{}\n"
-}
-
-// lookup reads a variable of environ: the last one set wins.
-func lookup(environ []string, name string) string {
-	for i := len(environ) - 1; i >= 0; i-- {
-		if v, ok := strings.CutPrefix(environ[i], name+"="); ok {
-			return v
-		}
-	}
-	return ""
 }

@@ -1,0 +1,15 @@
+// Package envlist reads an environment given as a list (NAME=value), as
+// a process hands it to a child: the last setting of a name wins.
+package envlist
+
+import "strings"
+
+// Get is the value of name in environ, "" when it is not set.
+func Get(environ []string, name string) string {
+	for i := len(environ) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(environ[i], name+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
