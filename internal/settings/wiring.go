@@ -2,11 +2,11 @@ package settings
 
 import (
 	"context"
-	"strings"
 
 	"go.opentelemetry.io/otel/attribute"
 
 	"github.com/cursor-otel/cursor-otel/internal/ci"
+	"github.com/cursor-otel/cursor-otel/internal/envlist"
 	"github.com/cursor-otel/cursor-otel/internal/metrics"
 	"github.com/cursor-otel/cursor-otel/internal/redact"
 	"github.com/cursor-otel/cursor-otel/internal/spool"
@@ -83,14 +83,7 @@ func Report(prov *tracer.Provider, files *summary.Files) error {
 // lookup reads environ as os.Getenv reads the process's: the last
 // NAME=value of a name wins.
 func lookup(environ []string) func(string) string {
-	return func(name string) string {
-		for i := len(environ) - 1; i >= 0; i-- {
-			if v, ok := strings.CutPrefix(environ[i], name+"="); ok {
-				return v
-			}
-		}
-		return ""
-	}
+	return func(name string) string { return envlist.Get(environ, name) }
 }
 
 // Spooled tells the reports what became of the sessions the collector
