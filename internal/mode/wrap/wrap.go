@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -19,11 +18,13 @@ import (
 
 	"github.com/cursor-otel/cursor-otel/internal/agent"
 	"github.com/cursor-otel/cursor-otel/internal/conversation"
+	"github.com/cursor-otel/cursor-otel/internal/envlist"
 	"github.com/cursor-otel/cursor-otel/internal/oneline"
 	"github.com/cursor-otel/cursor-otel/internal/pricing"
 	"github.com/cursor-otel/cursor-otel/internal/redact"
 	"github.com/cursor-otel/cursor-otel/internal/safe"
 	"github.com/cursor-otel/cursor-otel/internal/settings"
+	"github.com/cursor-otel/cursor-otel/internal/steplog"
 	"github.com/cursor-otel/cursor-otel/internal/summary"
 	"github.com/cursor-otel/cursor-otel/parse"
 	"github.com/cursor-otel/cursor-otel/spanmap"
@@ -59,14 +60,7 @@ type Config struct {
 	ACP func(ctx context.Context, path string, env []string, inv agent.Invocation) int
 }
 
-func (c *Config) getenv(key string) string {
-	for i := len(c.Environ) - 1; i >= 0; i-- {
-		if v, ok := strings.CutPrefix(c.Environ[i], key+"="); ok {
-			return v
-		}
-	}
-	return ""
-}
+func (c *Config) getenv(key string) string { return envlist.Get(c.Environ, key) }
 
 // Exit statuses of cursor-otel's own, where the agent did not run.
 const (
@@ -142,11 +136,13 @@ func traced(ctx context.Context, c Config, path string, env []string, inv agent.
 		Stdin: c.Stdin, Stdout: c.Stdout, Stderr: c.Stderr,
 		Discard: p.render != "",
 	})
+	steplog.Mark("agent started")
 	r := setUp(ctx, c, path, inv, p, parent, valid)
 	// The session began before the agent did: it covers the agent's
 	// start-up, and the agent's environment names it as the parent of
 	// anything instrumented the agent runs.
 	r.rec.Begin(sc, began, r.attrs...)
+	steplog.Mark("set up")
 	if err != nil {
 		fmt.Fprintln(c.Stderr, oneline.Join(fmt.Sprintf("start %s: %v", path, unwrapAll(err))))
 		code := statusCannotRun
@@ -224,6 +220,7 @@ func (r *recording) follow(ctx context.Context, c Config, proc *agent.Process, p
 	if !c.Settings.Quiet {
 		waiting = prov.WaitingNote()
 	}
+	steplog.Mark("spool looked at")
 	// cursor-otel's own failure must never cost the user the agent's exit
 	// status or output: tracing runs guarded, a panic in it becomes one
 	// line; the rendering of json and text goes on without it.
@@ -255,22 +252,25 @@ func (r *recording) follow(ctx context.Context, c Config, proc *agent.Process, p
 	// agent runs: the exporters' encoders made, the price tables built.
 	// On this goroutine, after the set-up, not beside it: cursor-otel's
 	// own work must leave a processor free for the goroutine that passes
-	// the agent's output on. An agent that has exited already (a short
-	// run) is not kept waiting for it: the end of the run makes only the
-	// encoders and compiles only the prices it needs (all of the price
-	// tables' patterns: 0.5-1 ms, against 0.2-0.7 ms for one model's).
+	// the agent's output on. An agent that has exited (a short run) is not
+	// kept waiting for it, and the price tables' patterns stop compiling
+	// when it exits: the end of the run makes only the encoders and
+	// compiles only the prices it needs (all of the price tables'
+	// patterns: 0.5-1 ms, against 0.2-0.7 ms for one model's).
 	if !proc.Exited() {
 		prov.Warm()
 	}
-	if !proc.Exited() {
-		pricing.Warm()
-	}
+	pricing.Warm(proc.Exited)
+	steplog.Mark("warmed")
 	exit := proc.Wait()
+	steplog.At("agent exit", exit.At)
+	steplog.Mark("wait returned")
 	stoppedForStall := stalled()
 	// From here the flush timeout runs: what tracing is left to do, and
 	// the flush, cannot hold up exit longer, however slow the collector.
 	prov.EndingAt(exit.At)
 	<-traced
+	steplog.Mark("output drained")
 	broken := t.broken
 	untraced := proc.Output().Untraced()
 	if mergedTail != nil {
@@ -288,11 +288,14 @@ func (r *recording) follow(ctx context.Context, c Config, proc *agent.Process, p
 			rec.Finish(end)
 		})
 	}
+	steplog.Mark("spans made")
 	if render != nil {
 		render.finish(exit.Code == 0)
 	}
 	report := prov.Shutdown(ctx)
+	steplog.Mark("shutdown returned")
 	r.turns.wait() // written beside the export
+	steplog.Mark("turn written")
 	settings.Spooled(reports, report)
 	if broken != nil {
 		notes = append(notes, fmt.Sprintf("%v; the trace is incomplete", broken))
@@ -302,6 +305,7 @@ func (r *recording) follow(ctx context.Context, c Config, proc *agent.Process, p
 	}
 	notes = append(notes, report.Warning(), waiting)
 	reports.Finish()
+	steplog.Mark("reports finished")
 	if err := reports.Err(); err != nil {
 		notes = append(notes, err.Error())
 	}
@@ -362,10 +366,15 @@ func (t *streamTracer) trace(out *agent.Output) {
 		opts = append(opts, parse.WithBlankLines())
 	}
 	dec := parse.NewDecoder(out, opts...)
+	first := true
 	for {
 		ev, err := dec.Next()
 		if err != nil {
 			return // io.EOF: the agent closed its stdout
+		}
+		if first {
+			steplog.At("first line", out.Arrival())
+			first = false
 		}
 		if t.render != nil {
 			t.render.line(ev, dec.Raw(), dec.Ending())
