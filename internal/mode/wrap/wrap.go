@@ -292,10 +292,13 @@ func (r *recording) follow(ctx context.Context, c Config, proc *agent.Process, p
 	if render != nil {
 		render.finish(exit.Code == 0)
 	}
+	// The conversation's last turn is written while the collector answers
+	// (the exports began as the session ended): waited for here, not after
+	// the shutdown, its goroutine runs now rather than last.
+	r.turns.wait()
+	steplog.Mark("turn written")
 	report := prov.Shutdown(ctx)
 	steplog.Mark("shutdown returned")
-	r.turns.wait() // written beside the export
-	steplog.Mark("turn written")
 	settings.Spooled(reports, report)
 	if broken != nil {
 		notes = append(notes, fmt.Sprintf("%v; the trace is incomplete", broken))
