@@ -126,7 +126,7 @@ func withoutContent(ev parse.HookEvent, capture bool) parse.HookEvent {
 func answer(data []byte) string {
 	var p fastjson.Parser
 	v, err := p.ParseBytes(bytes.TrimSpace(data))
-	if err == nil && string(v.GetStringBytes("hook_event_name")) == "beforeSubmitPrompt" {
+	if err == nil && string(v.GetStringBytes("hook_event_name")) == parse.HookPrompt {
 		return `{"continue":true}` + "\n"
 	}
 	return "{}\n"
