@@ -12,6 +12,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
 	"github.com/cursor-otel/cursor-otel/internal/conversation"
+	"github.com/cursor-otel/cursor-otel/internal/harness"
 	"github.com/cursor-otel/cursor-otel/internal/settings"
 	"github.com/cursor-otel/cursor-otel/internal/spool"
 	"github.com/cursor-otel/cursor-otel/spanmap"
@@ -68,7 +69,7 @@ type builder struct {
 	ctx    context.Context
 	hooks  *spanmap.Hooks
 	spool  *spool.Dir
-	prov   *tracer.Provider
+	h      *harness.Harness
 	got    *collected
 	killed bool
 }
@@ -82,29 +83,25 @@ func (c BuildConfig) builder(ctx context.Context) *builder {
 	// The spans are made as the settings would export them (resource,
 	// sampler, reports), and kept rather than exported: the delivery
 	// sends them from the spool.
-	cfg := s.Tracing(func(name string) string {
+	got := &collected{}
+	h := harness.Start(ctx, harness.Setup{Settings: s, Environ: c.Environ, Getenv: func(name string) string {
 		if name == "OTEL_TRACES_EXPORTER" {
 			return "none"
 		}
 		return getenv(name)
-	}, s.Redactor(c.Environ))
-	cfg.Spool, cfg.Deliverer = nil, nil
-	got := &collected{}
-	cfg.Processors = append(cfg.Processors, got)
-	prov, err := tracer.New(ctx, cfg)
-	if err != nil {
-		prov = tracer.NewNoExport(ctx, cfg)
-	}
-	_ = settings.Report(prov, s.Reports())
-	return &builder{c: c, getenv: getenv, ctx: ctx, hooks: spanmap.NewHooks(s.Recording(s.Redactor(c.Environ))),
-		spool: spool.Open(SpoolDir(s, c.StateDir), s.SpoolMax), prov: prov, got: got}
+	}, Configure: func(cfg *tracer.Config) {
+		cfg.Spool = nil
+		cfg.Processors = append(cfg.Processors, got)
+	}})
+	return &builder{c: c, getenv: getenv, ctx: ctx, hooks: spanmap.NewHooks(h.Recording()),
+		spool: spool.Open(SpoolDir(s, c.StateDir), s.SpoolMax), h: h, got: got}
 }
 
 // close ends the provider: reports and metrics, after the lock is let go.
 func (b *builder) close() {
 	ctx, cancel := context.WithTimeout(context.Background(), cmp.Or(b.c.Settings.FlushTimeout, tracer.DefaultFlushTimeout))
 	defer cancel()
-	b.prov.Shutdown(ctx)
+	_, _ = b.h.Close(ctx) // in the background: what it could not write, nobody would read
 }
 
 // kill says the build stops at step (tests alone).
@@ -220,8 +217,7 @@ func (b *builder) sendTooLarge(dest string, sessions [][]sdktrace.ReadOnlySpan) 
 	}
 	dropped := len(sessions)
 	if to, ok := tracer.Destination(b.getenv); ok && b.spool.IDs(to)[dest] {
-		s := b.c.Settings
-		if del, err := tracer.NewDelivery(b.ctx, s.Tracing(b.getenv, s.Redactor(b.c.Environ))); err == nil {
+		if del, _, err := harness.NewDelivery(b.ctx, harness.Setup{Settings: b.c.Settings, Environ: b.c.Environ, Getenv: b.getenv}); err == nil {
 			ctx, cancel := context.WithTimeout(b.ctx, tracer.ExportTimeout(b.getenv))
 			send := del.Export().Send
 			for _, spans := range sessions {
@@ -239,7 +235,7 @@ func (b *builder) sendTooLarge(dest string, sessions [][]sdktrace.ReadOnlySpan) 
 // spans makes records into the spans the settings would export.
 func (b *builder) spans(records []spanmap.SpanRecord) []sdktrace.ReadOnlySpan {
 	for _, r := range records {
-		spanmap.Emit(b.ctx, b.prov.Tracer(), r)
+		spanmap.Emit(b.ctx, b.h.Provider.Tracer(), r)
 	}
 	return b.got.take()
 }
