@@ -12,6 +12,8 @@ package harness
 import (
 	"context"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/cursor-otel/cursor-otel/internal/envlist"
 	"github.com/cursor-otel/cursor-otel/internal/redact"
 	"github.com/cursor-otel/cursor-otel/internal/settings"
@@ -38,6 +40,10 @@ type Setup struct {
 	// Configure makes a mode's own changes to the SDK's set-up (span
 	// processors of its own, no exporter); nil makes none.
 	Configure func(*tracer.Config)
+	// Route, when it says so (ok), names the files a trace's report goes
+	// to instead of the settings' (nil: none; its metrics are recorded
+	// still): the hooks' turns, each reported where its hook said.
+	Route func(trace.TraceID) (files *summary.Files, ok bool)
 }
 
 // Harness is a mode's tracing, set up.
@@ -87,7 +93,7 @@ func Start(ctx context.Context, s Setup) *Harness {
 		prov = tracer.NewNoExport(ctx, cfg)
 	}
 	h.Provider = prov
-	h.MetricsErr = report(prov, h.Reports)
+	h.MetricsErr = report(prov, h.Reports, s.Route)
 	return h
 }
 

@@ -3,6 +3,8 @@ package harness
 import (
 	"context"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/cursor-otel/cursor-otel/internal/metrics"
 	"github.com/cursor-otel/cursor-otel/internal/spool"
 	"github.com/cursor-otel/cursor-otel/internal/summary"
@@ -11,8 +13,8 @@ import (
 
 // report has each finished session's report written to the files asked
 // for and recorded as metrics: computed once, from the session's spans,
-// for both.
-func report(prov *tracer.Provider, files *summary.Files) error {
+// for both. route, if not nil, may send a trace's report elsewhere.
+func report(prov *tracer.Provider, files *summary.Files, route func(trace.TraceID) (*summary.Files, bool)) error {
 	meters, err := metrics.New(prov.Meter())
 	if err != nil {
 		return err
@@ -22,8 +24,14 @@ func report(prov *tracer.Provider, files *summary.Files) error {
 		if !ok {
 			return
 		}
-		if files.Wanted() {
-			files.Write(r)
+		to := files
+		if route != nil && len(t.Spans) > 0 {
+			if f, ok := route(t.Spans[0].SpanContext().TraceID()); ok {
+				to = f
+			}
+		}
+		if to.Wanted() {
+			to.Write(r)
 		}
 		meters.Record(context.Background(), r)
 	})

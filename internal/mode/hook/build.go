@@ -10,11 +10,13 @@ import (
 	"time"
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/cursor-otel/cursor-otel/internal/conversation"
 	"github.com/cursor-otel/cursor-otel/internal/harness"
 	"github.com/cursor-otel/cursor-otel/internal/settings"
 	"github.com/cursor-otel/cursor-otel/internal/spool"
+	"github.com/cursor-otel/cursor-otel/internal/summary"
 	"github.com/cursor-otel/cursor-otel/spanmap"
 	"github.com/cursor-otel/cursor-otel/tracer"
 )
@@ -72,6 +74,10 @@ type builder struct {
 	h      *harness.Harness
 	got    *collected
 	killed bool
+	// reports are the files each hook turn's report goes to, by its
+	// trace (see reportTo); files holds them, to be finished.
+	reports map[trace.TraceID]*summary.Files
+	files   reportFiles
 }
 
 func (c BuildConfig) builder(ctx context.Context) *builder {
@@ -84,6 +90,7 @@ func (c BuildConfig) builder(ctx context.Context) *builder {
 	// sampler, reports), and kept rather than exported: the delivery
 	// sends them from the spool.
 	got := &collected{}
+	b := &builder{c: c, getenv: getenv, ctx: ctx, got: got, reports: map[trace.TraceID]*summary.Files{}, files: reportFiles{}}
 	h := harness.Start(ctx, harness.Setup{Settings: s, Environ: c.Environ, Getenv: func(name string) string {
 		if name == "OTEL_TRACES_EXPORTER" {
 			return "none"
@@ -92,9 +99,12 @@ func (c BuildConfig) builder(ctx context.Context) *builder {
 	}, Configure: func(cfg *tracer.Config) {
 		cfg.Spool = nil
 		cfg.Processors = append(cfg.Processors, got)
+	}, Route: func(id trace.TraceID) (*summary.Files, bool) {
+		files, ok := b.reports[id]
+		return files, ok
 	}})
-	return &builder{c: c, getenv: getenv, ctx: ctx, hooks: spanmap.NewHooks(h.Recording()),
-		spool: spool.Open(SpoolDir(s, c.StateDir), s.SpoolMax), h: h, got: got}
+	b.h, b.hooks, b.spool = h, spanmap.NewHooks(h.Recording()), spool.Open(SpoolDir(s, c.StateDir), s.SpoolMax)
+	return b
 }
 
 // close ends the provider: reports and metrics, after the lock is let go.
@@ -102,6 +112,28 @@ func (b *builder) close() {
 	ctx, cancel := context.WithTimeout(context.Background(), cmp.Or(b.c.Settings.FlushTimeout, tracer.DefaultFlushTimeout))
 	defer cancel()
 	_, _ = b.h.Close(ctx) // in the background: what it could not write, nobody would read
+	b.files.finish()
+}
+
+// reportTurns sends the report of each trace built to where the hook
+// that recorded the conversation's last event used said; an older
+// version's entries, which say nothing, leave it to the builder's own
+// settings.
+func (b *builder) reportTurns(j journaled, built spanmap.HookBuilt) {
+	var to *reportTo
+	last := -1
+	for _, i := range built.Used { // the journal is oldest first
+		if r := j.reports[i]; r != nil && i > last {
+			to, last = r, i
+		}
+	}
+	if to == nil {
+		return
+	}
+	files := b.files.of(*to)
+	for _, r := range built.Records {
+		b.reports[r.TraceID] = files
+	}
 }
 
 // kill says the build stops at step (tests alone).
@@ -143,6 +175,7 @@ func (b *builder) conversation(name string, now time.Time) (again time.Time) {
 		store.SetLast(id, cp.Root.SpanContext())
 	}
 	cp.Late += built.Late
+	b.reportTurns(j, built)
 	stamp := now.UnixNano()
 	key := name + "-" + strconv.FormatInt(stamp, 10)
 	byDest := map[string][]spanmap.SpanRecord{}

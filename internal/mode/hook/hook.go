@@ -71,7 +71,7 @@ func Run(c Config) int {
 		return 0
 	}
 	at := now()
-	entry := spanmap.HookEntry{At: at, Dest: dest, Event: withoutContent(ev, s.CaptureContent)}
+	entry := journalEntry{HookEntry: spanmap.HookEntry{At: at, Dest: dest, Event: withoutContent(ev, s.CaptureContent)}, Reports: reportsOf(s)}
 	if os.Geteuid() == 0 {
 		repairOwner(dir) // a root run (sudo -E) gives back what an older one took
 	}
