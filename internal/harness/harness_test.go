@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -22,20 +23,16 @@ func turn(h *Harness, conversation string) trace.TraceID {
 	return root.SpanContext().TraceID()
 }
 
+// reportLines are the reports in a --summary-json file; none when there
+// is no file.
 func reportLines(t *testing.T, file string) []map[string]any {
 	t.Helper()
-	b, err := os.ReadFile(file)
-	if os.IsNotExist(err) {
-		return nil
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, _ := os.ReadFile(file)
 	var out []map[string]any
-	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+	for d := json.NewDecoder(bytes.NewReader(b)); d.More(); {
 		var m map[string]any
-		if err := json.Unmarshal([]byte(line), &m); err != nil {
-			t.Fatalf("%q: %v", line, err)
+		if err := d.Decode(&m); err != nil {
+			t.Fatalf("%s: %v", file, err)
 		}
 		out = append(out, m)
 	}
