@@ -27,13 +27,17 @@ import (
 	_ "github.com/cursor-otel/cursor-otel/internal/quietlog" // before the OpenTelemetry libraries log
 	"github.com/cursor-otel/cursor-otel/internal/settings"
 	"github.com/cursor-otel/cursor-otel/internal/spool"
+	"github.com/cursor-otel/cursor-otel/internal/steplog"
 	"github.com/cursor-otel/cursor-otel/internal/version"
 	"github.com/cursor-otel/cursor-otel/spanmap"
 	"github.com/cursor-otel/cursor-otel/tracer"
 )
 
 func main() {
-	os.Exit(run(os.Args[0], os.Args[1:]))
+	steplog.Mark("main")
+	status := run(os.Args[0], os.Args[1:])
+	steplog.Write()
+	os.Exit(status)
 }
 
 // cli is cursor-otel's command line. Its flags are cursor-otel's own and

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+
+	"github.com/cursor-otel/cursor-otel/internal/steplog"
 )
 
 // Back-off after a failed export: first this long, doubling up to maxBackOff.
@@ -74,14 +76,42 @@ func newGuard(next sdktrace.SpanExporter, batchSize, holdLimit int) *guard {
 // ExportSpans hands the batch to an export of its own and returns; it
 // waits only when maxInFlight exports are under way.
 func (g *guard) ExportSpans(_ context.Context, spans []sdktrace.ReadOnlySpan) error {
-	batch := slices.Clone(spans) // the processor reuses its slice
+	g.offer(slices.Clone(spans), false) // the processor reuses its slice
+	return nil
+}
+
+// exportNow is ExportSpans for a caller that must not wait: it does
+// nothing and returns false when every export slot is taken or the flush
+// deadline has passed. spans are the guard's from then on.
+func (g *guard) exportNow(spans []sdktrace.ReadOnlySpan) bool {
+	if g.ctx.Err() != nil {
+		return false
+	}
+	select {
+	case g.slots <- struct{}{}:
+	default:
+		return false
+	}
+	g.offer(spans, true)
+	return true
+}
+
+// offer exports batch, or holds it, hands it over or keeps it; haveSlot
+// says the caller took an export slot for it already.
+func (g *guard) offer(batch []sdktrace.ReadOnlySpan, haveSlot bool) {
+	release := func() {
+		if haveSlot {
+			<-g.slots
+		}
+	}
 	g.mu.Lock()
 	inRun := g.shutdownAt.IsZero()
 	if g.now().Before(g.downUntil) {
 		over := g.hold(batch, inRun)
 		g.mu.Unlock()
+		release()
 		g.keepSpans(over)
-		return nil
+		return
 	}
 	if len(g.held) > 0 {
 		batch, g.held = append(g.held, batch...), nil
@@ -89,21 +119,23 @@ func (g *guard) ExportSpans(_ context.Context, spans []sdktrace.ReadOnlySpan) er
 	g.mu.Unlock()
 	if (!inRun || g.handInRun.Load()) && g.handOver != nil {
 		if batch = g.handOver(batch); len(batch) == 0 {
-			return nil
+			release()
+			return
 		}
 	}
-	select {
-	case g.slots <- struct{}{}:
-	case <-g.ctx.Done():
-		g.keepSpans(batch) // past the flush deadline: never sent
-		return nil
+	if !haveSlot {
+		select {
+		case g.slots <- struct{}{}:
+		case <-g.ctx.Done():
+			g.keepSpans(batch) // past the flush deadline: never sent
+			return
+		}
 	}
 	g.inFlight.Add(1)
 	go func() {
 		defer func() { <-g.slots; g.inFlight.Done() }()
 		g.send(batch, inRun)
 	}()
-	return nil
 }
 
 // send exports spans in batches of batchSize; what a failed export leaves
@@ -149,6 +181,8 @@ func (g *guard) send(spans []sdktrace.ReadOnlySpan, inRun bool) {
 // flush deadline (the processor cancels the one it passes as soon as
 // ExportSpans returns, and its last drain has no deadline).
 func (g *guard) export(spans []sdktrace.ReadOnlySpan) error {
+	steplog.Mark("trace export sent")
+	defer steplog.Mark("trace export answered")
 	return g.next.ExportSpans(g.ctx, spans)
 }
 

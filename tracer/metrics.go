@@ -15,11 +15,14 @@ import (
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/metric/noop"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	"go.opentelemetry.io/otel/sdk/metric/exemplar"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 	"go.opentelemetry.io/otel/sdk/resource"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+
+	"github.com/cursor-otel/cursor-otel/internal/steplog"
 )
 
 // newMeterProvider sets up the metric SDK where OTEL_METRICS_EXPORTER
@@ -32,6 +35,12 @@ func (p *Provider) newMeterProvider(ctx context.Context, cfg Config, res *resour
 		return nil, nil
 	}
 	opts := []sdkmetric.Option{sdkmetric.WithResource(res)}
+	if f := strings.TrimSpace(cfg.Getenv("OTEL_METRICS_EXEMPLAR_FILTER")); f == "" || f == "trace_based" {
+		// cursor-otel records its metrics outside any span, so the
+		// default, trace_based, never keeps an exemplar; its reservoirs,
+		// made for every series all the same, are work for nothing.
+		opts = append(opts, sdkmetric.WithExemplarFilter(exemplar.AlwaysOffFilter))
+	}
 	// Retries as for spans: for a named collector, a second's worth; none
 	// for the default one.
 	retry, give := p.settings.metrics.userEndpoint, min(cfg.FlushTimeout/2, time.Second)
@@ -98,7 +107,9 @@ func (p *Provider) exportMetrics(ctx context.Context) error {
 		wg.Go(func() {
 			var rm metricdata.ResourceMetrics
 			if errs[i] = o.reader.Collect(ctx, &rm); errs[i] == nil {
+				steplog.Mark("metrics export sent")
 				errs[i] = o.exp.Export(ctx, &rm)
+				steplog.Mark("metrics export answered")
 			}
 		})
 	}

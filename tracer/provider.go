@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -28,6 +29,7 @@ import (
 	"google.golang.org/grpc/backoff"
 
 	"github.com/cursor-otel/cursor-otel/internal/spool"
+	"github.com/cursor-otel/cursor-otel/internal/steplog"
 )
 
 // DefaultFlushTimeout bounds how long exporting may hold up exit.
@@ -174,10 +176,29 @@ func New(ctx context.Context, cfg Config) (*Provider, error) {
 			return nil, err
 		}
 		var sp sdktrace.SpanProcessor = sdktrace.NewBatchSpanProcessor(exp, batch...)
-		if !cfg.LiveSpans {
-			sp = newWholeTraces(sp, min(maxWholeSpans, max(1, maxHeldBytes*4/spanBytes)))
-		}
 		p.batches = append(p.batches, sp)
+		if !cfg.LiveSpans {
+			w := newWholeTraces(sp, min(maxWholeSpans, max(1, maxHeldBytes*4/spanBytes)))
+			if g := p.guard; exp == g {
+				// Once the run is ending, a trace whose root ends goes to
+				// the OTLP export at once, not through the batch
+				// processor's queue and goroutine: they put two hand-offs
+				// between the agent's exit and the export.
+				w.direct = func(spans []sdktrace.ReadOnlySpan) bool {
+					if !g.exportNow(spans) {
+						return false
+					}
+					// The export's goroutine runs now, on this processor,
+					// until it waits for the collector's answer; the
+					// caller's work after the root (the reports, the
+					// metrics) goes on while the collector answers.
+					runtime.Gosched()
+					return true
+				}
+				w.ending = p.ending.Load
+			}
+			sp = w
+		}
 		opts = append(opts, sdktrace.WithSpanProcessor(sp))
 	}
 	// After the exporters' processors: the root is queued by then.
@@ -459,6 +480,7 @@ func (f rootFlush) OnEnd(s sdktrace.ReadOnlySpan) {
 	if !f.p.ending.Load() || !s.SpanContext().IsSampled() || s.Parent().IsValid() && !s.Parent().IsRemote() {
 		return
 	}
+	steplog.Mark("root ended")
 	for _, sp := range f.p.batches {
 		go func() {
 			ctx, cancel := context.WithDeadline(context.Background(), f.p.deadline)

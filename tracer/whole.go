@@ -22,6 +22,11 @@ const maxWholeSpans = 8192
 type wholeTraces struct {
 	next  sdktrace.SpanProcessor
 	limit int
+	// direct, when set, exports a trace whose root ends once ending says
+	// the run is ending, instead of handing its spans to next, unless it
+	// returns false: it would have to wait (its spans then go to next).
+	direct func([]sdktrace.ReadOnlySpan) bool
+	ending func() bool
 
 	mu       sync.Mutex
 	held     map[trace.TraceID][]sdktrace.ReadOnlySpan
@@ -60,6 +65,9 @@ func (w *wholeTraces) OnEnd(s sdktrace.ReadOnlySpan) {
 		w.held[id] = append(w.held[id], s)
 	}
 	w.mu.Unlock()
+	if root && w.direct != nil && len(out) > 0 && w.ending() && w.direct(out) {
+		return
+	}
 	for _, span := range out {
 		w.next.OnEnd(span)
 	}

@@ -61,9 +61,8 @@ func (p *Process) run(s Spec, files []*os.File, started chan<- error) {
 // forkExec starts a program as os.StartProcess does, in a process group
 // of its own, but through syscall.ForkExec: a process's first
 // os.StartProcess first forks a child of its own to see whether the
-// kernel's pidfds work (0.2-0.5 ms), and the agent's start, which its
-// first byte waits for, need not pay for it. (The watchdog, started
-// after, does.)
+// kernel's pidfds work (0.2-0.5 ms), and neither the agent's start,
+// which its first byte waits for, nor the watchdog's need pay for it.
 func forkExec(path string, argv, env []string, files []*os.File) (pid int, err error) {
 	if env == nil {
 		env = os.Environ()

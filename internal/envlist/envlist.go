@@ -7,8 +7,10 @@ import "strings"
 // Get is the value of name in environ, "" when it is not set.
 func Get(environ []string, name string) string {
 	for i := len(environ) - 1; i >= 0; i-- {
-		if v, ok := strings.CutPrefix(environ[i], name+"="); ok {
-			return v
+		// Not CutPrefix(e, name+"="): the tracer's settings ask for a
+		// thousand names, each allocation of name+"=" a heap object.
+		if e := environ[i]; len(e) > len(name) && e[len(name)] == '=' && strings.HasPrefix(e, name) {
+			return e[len(name)+1:]
 		}
 	}
 	return ""

@@ -25,6 +25,7 @@ import (
 	"github.com/cursor-otel/cursor-otel/internal/redact"
 	"github.com/cursor-otel/cursor-otel/internal/safe"
 	"github.com/cursor-otel/cursor-otel/internal/settings"
+	"github.com/cursor-otel/cursor-otel/internal/steplog"
 	"github.com/cursor-otel/cursor-otel/parse"
 	"github.com/cursor-otel/cursor-otel/spanmap"
 	"github.com/cursor-otel/cursor-otel/tracer"
@@ -135,11 +136,13 @@ func traced(ctx context.Context, c Config, path string, env []string, inv agent.
 		Stdin: c.Stdin, Stdout: c.Stdout, Stderr: c.Stderr,
 		Discard: p.render != "",
 	})
+	steplog.Mark("agent started")
 	r := setUp(ctx, c, path, inv, p, parent, valid)
 	// The session began before the agent did: it covers the agent's
 	// start-up, and the agent's environment names it as the parent of
 	// anything instrumented the agent runs.
 	r.rec.Begin(sc, began, r.attrs...)
+	steplog.Mark("set up")
 	if err != nil {
 		fmt.Fprintln(c.Stderr, oneline.Join(fmt.Sprintf("start %s: %v", path, unwrapAll(err))))
 		code := statusCannotRun
@@ -205,6 +208,7 @@ func (r *recording) follow(ctx context.Context, c Config, proc *agent.Process, p
 	if !c.Settings.Quiet {
 		waiting = prov.WaitingNote()
 	}
+	steplog.Mark("spool looked at")
 	// cursor-otel's own failure must never cost the user the agent's exit
 	// status or output: tracing runs guarded, a panic in it becomes one
 	// line; the rendering of json and text goes on without it.
@@ -236,22 +240,25 @@ func (r *recording) follow(ctx context.Context, c Config, proc *agent.Process, p
 	// agent runs: the exporters' encoders made, the price tables built.
 	// On this goroutine, after the set-up, not beside it: cursor-otel's
 	// own work must leave a processor free for the goroutine that passes
-	// the agent's output on. An agent that has exited already (a short
-	// run) is not kept waiting for it: the end of the run makes only the
-	// encoders and compiles only the prices it needs (all of the price
-	// tables' patterns: 0.5-1 ms, against 0.2-0.7 ms for one model's).
+	// the agent's output on. An agent that has exited (a short run) is not
+	// kept waiting for it, and the price tables' patterns stop compiling
+	// when it exits: the end of the run makes only the encoders and
+	// compiles only the prices it needs (all of the price tables'
+	// patterns: 0.5-1 ms, against 0.2-0.7 ms for one model's).
 	if !proc.Exited() {
 		prov.Warm()
 	}
-	if !proc.Exited() {
-		pricing.Warm()
-	}
+	pricing.Warm(proc.Exited)
+	steplog.Mark("warmed")
 	exit := proc.Wait()
+	steplog.At("agent exit", exit.At)
+	steplog.Mark("wait returned")
 	stoppedForStall := stalled()
 	// From here the flush timeout runs: what tracing is left to do, and
 	// the flush, cannot hold up exit longer, however slow the collector.
 	prov.EndingAt(exit.At)
 	<-traced
+	steplog.Mark("output drained")
 	broken := t.broken
 	untraced := proc.Output().Untraced()
 	if mergedTail != nil {
@@ -269,11 +276,17 @@ func (r *recording) follow(ctx context.Context, c Config, proc *agent.Process, p
 			rec.Finish(end)
 		})
 	}
+	steplog.Mark("spans made")
 	if render != nil {
 		render.finish(exit.Code == 0)
 	}
+	// The conversation's last turn is written while the collector answers
+	// (the exports began as the session ended): waited for here, not after
+	// the shutdown, its goroutine runs now rather than last.
+	r.turns.wait()
+	steplog.Mark("turn written")
 	report, reportsErr := r.h.Close(ctx)
-	r.turns.wait() // written beside the export
+	steplog.Mark("shutdown returned")
 	if broken != nil {
 		notes = append(notes, fmt.Sprintf("%v; the trace is incomplete", broken))
 	}
@@ -341,10 +354,15 @@ func (t *streamTracer) trace(out *agent.Output) {
 		opts = append(opts, parse.WithBlankLines())
 	}
 	dec := parse.NewDecoder(out, opts...)
+	first := true
 	for {
 		ev, err := dec.Next()
 		if err != nil {
 			return // io.EOF: the agent closed its stdout
+		}
+		if first {
+			steplog.At("first line", out.Arrival())
+			first = false
 		}
 		if t.render != nil {
 			t.render.line(ev, dec.Raw(), dec.Ending())
