@@ -19,6 +19,9 @@ import (
 // flatThinking decodes line as a *Thinking when it is a flat thinking
 // object the scanner is sure of; ok is false otherwise.
 func (l *lineDecoder) flatThinking(line []byte, num int) (ev *Thinking, ok bool) {
+	if th, ok := l.deltaLine(line, num); ok {
+		return th, true
+	}
 	s := flatScanner{b: line}
 	if !s.byte('{') {
 		return nil, false
@@ -204,4 +207,54 @@ func (s *flatScanner) next() (more, ok bool) {
 func (s *flatScanner) end() bool {
 	s.ws()
 	return s.i == len(s.b)
+}
+
+// The layout cursor-agent writes a thinking delta in, key for key: such a
+// line is matched against it, not scanned key by key (half the time).
+const (
+	deltaHead    = `{"type":"thinking","subtype":"delta","text":"`
+	deltaSession = `,"session_id":"`
+	deltaTime    = `,"timestamp_ms":`
+)
+
+// deltaLine decodes line as flatThinking does when it is a thinking delta
+// written exactly as deltaHead, deltaSession and deltaTime lay out, with no
+// escape in its session id (nor in its text, with content); ok is false
+// for any other line, for flatThinking's scanner to read.
+func (l *lineDecoder) deltaLine(line []byte, num int) (ev *Thinking, ok bool) {
+	if len(line) < len(deltaHead) || string(line[:len(deltaHead)]) != deltaHead {
+		return nil, false
+	}
+	s := flatScanner{b: line, i: len(deltaHead) - 1} // at the text's quote
+	txt, escaped, ok := s.str()
+	if !ok || escaped && !l.noContent || !s.literal(deltaSession) {
+		return nil, false
+	}
+	s.i-- // back to the id's quote
+	session, escaped, ok := s.str()
+	if !ok || escaped || !s.literal(deltaTime) {
+		return nil, false
+	}
+	ts, ok := s.digits()
+	if !ok || !s.byte('}') || !s.end() {
+		return nil, false
+	}
+	h := Header{Line: num, Type: "thinking", Subtype: "delta", SessionID: l.ids.sessionBytes(session)}
+	if ts > 0 {
+		h.Time = time.UnixMilli(ts)
+	}
+	th := l.newThinking(h)
+	if !l.noContent {
+		th.Text = text(txt)
+	}
+	return th, true
+}
+
+// literal reads lit, byte for byte, where the scanner is.
+func (s *flatScanner) literal(lit string) bool {
+	if len(s.b)-s.i < len(lit) || string(s.b[s.i:s.i+len(lit)]) != lit {
+		return false
+	}
+	s.i += len(lit)
+	return true
 }
