@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -27,7 +26,9 @@ type wireExporter struct {
 	std     sdktrace.SpanExporter // the OTLP/gRPC exporter, on the same connection
 	timeout time.Duration
 	stopped atomic.Bool
-	pool    sync.Pool // *wireEncoder: up to maxInFlight exports encode at once
+	// free are encoders to reuse, one per export that may be in flight:
+	// kept, not pooled, so that their buffers outlive a collection.
+	free chan *wireEncoder
 }
 
 // exportMethod is the OTLP trace service's one method.
@@ -50,8 +51,7 @@ func wireExportable(getenv func(string) string) bool {
 }
 
 func newWireExporter(conn *grpc.ClientConn, std sdktrace.SpanExporter) *wireExporter {
-	return &wireExporter{conn: conn, std: std, timeout: defaultExportTimeout,
-		pool: sync.Pool{New: func() any { return new(wireEncoder) }}}
+	return &wireExporter{conn: conn, std: std, timeout: defaultExportTimeout, free: make(chan *wireEncoder, maxInFlight)}
 }
 
 func (e *wireExporter) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnlySpan) error {
@@ -61,7 +61,12 @@ func (e *wireExporter) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnl
 	if e.stopped.Load() {
 		return e.std.ExportSpans(ctx, spans) // says it is shut down
 	}
-	enc := e.pool.Get().(*wireEncoder)
+	var enc *wireEncoder
+	select {
+	case enc = <-e.free:
+	default:
+		enc = new(wireEncoder)
+	}
 	req := wireRequest(enc.request(spans))
 	var resp coltracepb.ExportTraceServiceResponse
 	ectx, cancel := context.WithTimeout(ctx, e.timeout)
@@ -72,7 +77,10 @@ func (e *wireExporter) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnl
 		// Answered: the request was sent whole, its bytes are free again.
 		// (After a failure gRPC may still hold them: they are left to the
 		// garbage collector.)
-		e.pool.Put(enc)
+		select {
+		case e.free <- enc:
+		default:
+		}
 		if ps := resp.GetPartialSuccess(); ps != nil && (ps.GetRejectedSpans() != 0 || ps.GetErrorMessage() != "") {
 			msg := ps.GetErrorMessage()
 			if msg == "" {
