@@ -70,6 +70,7 @@ func Run(ctx context.Context, c Config) int {
 		files = []string{"-"}
 	}
 	opts := s.Recording(redactor)
+	opts.Redact = remember(opts.Redact)
 	stdin := c.Stdin
 	if c.Now {
 		shift, buffered, err := toPresent(ctx, files, c.Stdin, time.Now())
