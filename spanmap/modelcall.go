@@ -44,18 +44,12 @@ type thinkingPhase struct {
 	text        boundedText
 }
 
-// modelCallAttributesRoom is the attributes a model call's span is made with room for.
-const modelCallAttributesRoom = 16
-
 func (s *session) newModelCall(start time.Time) *modelCall {
 	name := "chat"
 	if s.model != "" {
 		name = "chat " + s.model
 	}
-	// Room for what a model call's span has by its end (emit, withIdentity):
-	// grown once, not three times.
-	attrs := make([]attribute.KeyValue, 0, modelCallAttributesRoom)
-	attrs = append(attrs, OperationName.String(OpChat), ProviderName.String("cursor"))
+	attrs := []attribute.KeyValue{OperationName.String(OpChat), ProviderName.String("cursor")}
 	if s.model != "" {
 		attrs = append(attrs, RequestModel.String(s.model))
 	}
