@@ -153,13 +153,6 @@ func (mc *modelCall) end() {
 	mc.emit()
 }
 
-// finishReasons are a model call's finish reasons attribute, made once:
-// a string slice attribute is a copy of its slice.
-var finishReasons = map[string]attribute.KeyValue{
-	"stop": FinishReasons.StringSlice([]string{"stop"}), "tool_call": FinishReasons.StringSlice([]string{"tool_call"}),
-	"error": FinishReasons.StringSlice([]string{"error"}),
-}
-
 func (mc *modelCall) emit() {
 	s, rec := mc.sess, mc.sess.rec
 	attrs := append(mc.p.attrs, ToolCalls.Int(mc.tools))
@@ -183,7 +176,7 @@ func (mc *modelCall) emit() {
 	if mc.failure != "" {
 		finish = "error"
 	}
-	attrs = append(attrs, finishReasons[finish])
+	attrs = append(attrs, FinishReasons.StringSlice([]string{finish}))
 	if rec.opts.CaptureContent {
 		out := &mc.deltaText
 		if mc.hasText {

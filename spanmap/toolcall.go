@@ -138,16 +138,14 @@ func (tc *toolCall) pending(call parse.ToolCall, outcome string, end time.Time) 
 	}
 }
 
-// toolAttributesRoom is the attributes a tool span is made with room for.
-const toolAttributesRoom = 24
-
 // toolAttributes are a tool call's attributes: what it is, and the facts a
 // person looks for (strings from the stream redacted).
 func (r *Recorder) toolAttributes(call parse.ToolCall, name string) []attribute.KeyValue {
-	// Room for what a tool span has, as a rule, and what emit adds: grown
-	// once, not four times.
-	attrs := make([]attribute.KeyValue, 0, toolAttributesRoom)
-	attrs = append(attrs, OperationName.String(OpExecuteTool), ToolName.String(name), ToolType.String("function"))
+	attrs := []attribute.KeyValue{
+		OperationName.String(OpExecuteTool),
+		ToolName.String(name),
+		ToolType.String("function"),
+	}
 	if call.ID != "" {
 		attrs = append(attrs, ToolCallID.String(r.text(call.ID, maxMessage)))
 	}
@@ -170,7 +168,7 @@ func (r *Recorder) toolAttributes(call parse.ToolCall, name string) []attribute.
 			}
 		}
 	}
-	attrs = r.appendFactAttributes(attrs, call.Facts)
+	attrs = append(attrs, r.factAttributes(call.Facts)...)
 	if r.opts.CaptureContent && len(call.Args) > 0 {
 		attrs = append(attrs, ToolArguments.String(r.jsonText(call.Args, r.opts.MaxContent)))
 	}
@@ -219,9 +217,10 @@ func merge(started, done parse.ToolCall) parse.ToolCall {
 	return c
 }
 
-// appendFactAttributes appends what a person looks for as attributes; strings
+// factAttributes turns what a person looks for into attributes; strings
 // from the stream are redacted.
-func (r *Recorder) appendFactAttributes(attrs []attribute.KeyValue, f parse.Facts) []attribute.KeyValue {
+func (r *Recorder) factAttributes(f parse.Facts) []attribute.KeyValue {
+	var attrs []attribute.KeyValue
 	str := func(k attribute.Key, v string) {
 		if v != "" {
 			attrs = append(attrs, k.String(r.text(v, maxMessage)))
