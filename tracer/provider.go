@@ -128,8 +128,6 @@ type Provider struct {
 	handed    []spool.Handed // what was
 	started   bool           // the delivery was started
 	eachTrace bool           // hand over as the process goes (HandOverEachTrace)
-
-	reports []*traceQueue // the traces waiting for OnTraceEnd's fns
 }
 
 // New sets up the SDK. An error means a setting is wrong; the caller can
@@ -406,9 +404,6 @@ func (p *Provider) EndingAt(t time.Time) {
 // Shutdown flushes what is left, within the flush timeout, and says what
 // became of the spans.
 func (p *Provider) Shutdown(ctx context.Context) Report {
-	// The metrics of every trace ended go with the rest; before the run is
-	// ending, not exported as each trace's are once it is.
-	p.waitReports(false)
 	if p.deadline.IsZero() {
 		p.EndingAt(time.Now())
 	}
@@ -423,7 +418,6 @@ func (p *Provider) Shutdown(ctx context.Context) Report {
 		flushing.Go(func() { metricsErr = p.shutdownMetrics(ctx) })
 	}
 	shutdownErr := p.tp.Shutdown(ctx)
-	p.waitReports(true) // and the reports of the traces whose root never ended
 	flushing.Wait()
 	r := Report{Spans: int(p.ended.Load()), Endpoint: p.settings.traces.endpoint, UserEndpoint: p.settings.traces.userEndpoint, FlushTimeout: p.flushTimeout}
 	if g := p.metricGuard; g != nil {
