@@ -160,6 +160,12 @@ func FuzzFlatThinking(f *testing.F) {
 	seedCorpus(f, true)
 	f.Add([]byte(`{"type":"thinking","subtype":"delta","text":"a\\\"b","session_id":"s","timestamp_ms":17}`))
 	f.Add([]byte("{\"session_id\":\"s\xff\",\"subtype\":\"completed\",\"timestamp_ms\":9,\"type\":\"thinking\"}"))
+	// cursor-agent's own layout (deltaLine), and near misses of it.
+	f.Add([]byte(`{"type":"thinking","subtype":"delta","text":" need","session_id":"d43015b9-0707","timestamp_ms":1770823841605}`))
+	f.Add([]byte(`{"type":"thinking","subtype":"delta","text":"**\n\nI","session_id":"d4","timestamp_ms":1770823841598 } `))
+	f.Add([]byte(`{"type":"thinking","subtype":"delta","text":"a","session_id":"d\u0034","timestamp_ms":0}`))
+	f.Add([]byte(`{"type":"thinking","subtype":"delta","text":"a","session_id":"d4","timestamp_ms":17,"x":1}`))
+	f.Add([]byte(`{"session_id":"5b44","subtype":"delta","text":" considering","timestamp_ms":1790000070464,"type":"thinking"}`))
 	f.Fuzz(func(t *testing.T, line []byte) {
 		for _, noContent := range []bool{false, true} {
 			flat, full, taken := decodeBoth(line, noContent)
@@ -206,5 +212,36 @@ func TestStrEndsWhereAByteLoopDoes(t *testing.T) {
 	}
 	if tried != 5592405 {
 		t.Fatalf("tried %d strings", tried)
+	}
+}
+
+// cursor-agent's own layout of a thinking delta is matched whole
+// (deltaLine), with and without content, and gives the full parse's event;
+// a line off the layout is left to the scanner.
+func TestDeltaLineMatchesCursorsLayout(t *testing.T) {
+	for _, tc := range []struct {
+		line        string
+		matched     bool // with content
+		matchedNone bool // without
+	}{
+		{`{"type":"thinking","subtype":"delta","text":" need","session_id":"d430","timestamp_ms":1770823841605}`, true, true},
+		{`{"type":"thinking","subtype":"delta","text":"**\n\nI","session_id":"d430","timestamp_ms":1770823841598}  `, false, true},
+		{`{"type":"thinking","subtype":"delta","text":"x","session_id":"d430","timestamp_ms":17,"model_call_id":"m"}`, false, false},
+		{`{"type":"thinking","subtype":"delta","text":"x","timestamp_ms":17,"session_id":"d430"}`, false, false},
+		{`{"session_id":"5b44","subtype":"delta","text":" considering","timestamp_ms":1790000070464,"type":"thinking"}`, true, true},
+		{`{"session_id":"5b44","subtype":"delta","text":"a\"b","timestamp_ms":1790000070464,"type":"thinking"}`, false, true},
+		{`{"session_id":"5b44","subtype":"delta","text":"a","timestamp_ms":1790000070464,"type":"thinking","x":1}`, false, false},
+		{`{"session_id":"5b44","subtype":"delta","text":"a","timestamp_ms":1790000070464,"type":"thinkin"}`, false, false},
+	} {
+		for _, noContent := range []bool{false, true} {
+			l := lineDecoder{noContent: noContent}
+			got, ok := l.deltaLine([]byte(tc.line), 7)
+			if want := tc.matched || noContent && tc.matchedNone; ok != want {
+				t.Errorf("%s, without content %v: matched %v, want %v", tc.line, noContent, ok, want)
+			}
+			if _, full, _ := decodeBoth([]byte(tc.line), noContent); ok && !reflect.DeepEqual(Event(got), full) {
+				t.Errorf("%s: %#v, the full parse %#v", tc.line, got, full)
+			}
+		}
 	}
 }

@@ -318,6 +318,9 @@ func (p *Provider) otlpExporter(ctx context.Context, flushTimeout time.Duration)
 			opts = append(opts, otlptracegrpc.WithGRPCConn(conn))
 		}
 		exp, err = otlptracegrpc.New(ctx, opts...)
+		if err == nil && p.traceConn != nil && wireExportable(os.Getenv) {
+			exp = newWireExporter(p.traceConn, exp)
+		}
 	} else {
 		opts := append(httpOptions(p.settings.traces), otlptracehttp.WithRetry(otlptracehttp.RetryConfig{
 			Enabled: retry, InitialInterval: backoff, MaxInterval: maxBackoff, MaxElapsedTime: give}))

@@ -69,6 +69,7 @@ func Run(ctx context.Context, c Config) int {
 		files = []string{"-"}
 	}
 	opts := h.Recording()
+	opts.Redact = remember(opts.Redact)
 	stdin := c.Stdin
 	if c.Now {
 		shift, buffered, err := toPresent(ctx, files, c.Stdin, time.Now())
