@@ -209,58 +209,34 @@ func (s *flatScanner) end() bool {
 	return s.i == len(s.b)
 }
 
-// The layouts a thinking delta is written in, key for key: cursor-agent's
-// own, and the same keys sorted (as a JSON library that sorts them, jq -S
-// or Go's for a map, writes it). Such a line is matched against them, not
-// scanned key by key (half the time).
+// The layout cursor-agent writes a thinking delta in, key for key: such a
+// line is matched against it, not scanned key by key (half the time).
 const (
 	deltaHead    = `{"type":"thinking","subtype":"delta","text":"`
 	deltaSession = `,"session_id":"`
 	deltaTime    = `,"timestamp_ms":`
-
-	sortedHead = `{"session_id":"`
-	sortedText = `,"subtype":"delta","text":"`
-	sortedTime = `,"timestamp_ms":`
-	sortedTail = `,"type":"thinking"}`
 )
 
 // deltaLine decodes line as flatThinking does when it is a thinking delta
-// in one of the layouts above, with no escape in its session id (nor in
-// its text, with content); ok is false for any other line, for
-// flatThinking's scanner to read.
+// written exactly as deltaHead, deltaSession and deltaTime lay out, with no
+// escape in its session id (nor in its text, with content); ok is false
+// for any other line, for flatThinking's scanner to read.
 func (l *lineDecoder) deltaLine(line []byte, num int) (ev *Thinking, ok bool) {
-	var txt, session []byte
-	var ts int64
-	s := flatScanner{b: line}
-	switch {
-	case s.literal(deltaHead):
-		s.i-- // back to the text's quote
-		if txt, ok = l.deltaText(&s); !ok || !s.literal(deltaSession) {
-			return nil, false
-		}
-		s.i--
-		if session, ok = deltaID(&s); !ok || !s.literal(deltaTime) {
-			return nil, false
-		}
-		if ts, ok = s.digits(); !ok || !s.byte('}') {
-			return nil, false
-		}
-	case s.literal(sortedHead):
-		s.i--
-		if session, ok = deltaID(&s); !ok || !s.literal(sortedText) {
-			return nil, false
-		}
-		s.i--
-		if txt, ok = l.deltaText(&s); !ok || !s.literal(sortedTime) {
-			return nil, false
-		}
-		if ts, ok = s.digits(); !ok || !s.literal(sortedTail) {
-			return nil, false
-		}
-	default:
+	if len(line) < len(deltaHead) || string(line[:len(deltaHead)]) != deltaHead {
 		return nil, false
 	}
-	if !s.end() {
+	s := flatScanner{b: line, i: len(deltaHead) - 1} // at the text's quote
+	txt, escaped, ok := s.str()
+	if !ok || escaped && !l.noContent || !s.literal(deltaSession) {
+		return nil, false
+	}
+	s.i-- // back to the id's quote
+	session, escaped, ok := s.str()
+	if !ok || escaped || !s.literal(deltaTime) {
+		return nil, false
+	}
+	ts, ok := s.digits()
+	if !ok || !s.byte('}') || !s.end() {
 		return nil, false
 	}
 	h := Header{Line: num, Type: "thinking", Subtype: "delta", SessionID: l.ids.sessionBytes(session)}
@@ -272,18 +248,6 @@ func (l *lineDecoder) deltaLine(line []byte, num int) (ev *Thinking, ok bool) {
 		th.Text = text(txt)
 	}
 	return th, true
-}
-
-// deltaText reads a delta's text: with content, only one without escapes.
-func (l *lineDecoder) deltaText(s *flatScanner) ([]byte, bool) {
-	v, escaped, ok := s.str()
-	return v, ok && (!escaped || l.noContent)
-}
-
-// deltaID reads a session id without escapes.
-func deltaID(s *flatScanner) ([]byte, bool) {
-	v, escaped, ok := s.str()
-	return v, ok && !escaped
 }
 
 // literal reads lit, byte for byte, where the scanner is.

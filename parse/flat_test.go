@@ -165,7 +165,6 @@ func FuzzFlatThinking(f *testing.F) {
 	f.Add([]byte(`{"type":"thinking","subtype":"delta","text":"**\n\nI","session_id":"d4","timestamp_ms":1770823841598 } `))
 	f.Add([]byte(`{"type":"thinking","subtype":"delta","text":"a","session_id":"d\u0034","timestamp_ms":0}`))
 	f.Add([]byte(`{"type":"thinking","subtype":"delta","text":"a","session_id":"d4","timestamp_ms":17,"x":1}`))
-	f.Add([]byte(`{"session_id":"5b44","subtype":"delta","text":" considering","timestamp_ms":1790000070464,"type":"thinking"}`))
 	f.Fuzz(func(t *testing.T, line []byte) {
 		for _, noContent := range []bool{false, true} {
 			flat, full, taken := decodeBoth(line, noContent)
@@ -228,10 +227,6 @@ func TestDeltaLineMatchesCursorsLayout(t *testing.T) {
 		{`{"type":"thinking","subtype":"delta","text":"**\n\nI","session_id":"d430","timestamp_ms":1770823841598}  `, false, true},
 		{`{"type":"thinking","subtype":"delta","text":"x","session_id":"d430","timestamp_ms":17,"model_call_id":"m"}`, false, false},
 		{`{"type":"thinking","subtype":"delta","text":"x","timestamp_ms":17,"session_id":"d430"}`, false, false},
-		{`{"session_id":"5b44","subtype":"delta","text":" considering","timestamp_ms":1790000070464,"type":"thinking"}`, true, true},
-		{`{"session_id":"5b44","subtype":"delta","text":"a\"b","timestamp_ms":1790000070464,"type":"thinking"}`, false, true},
-		{`{"session_id":"5b44","subtype":"delta","text":"a","timestamp_ms":1790000070464,"type":"thinking","x":1}`, false, false},
-		{`{"session_id":"5b44","subtype":"delta","text":"a","timestamp_ms":1790000070464,"type":"thinkin"}`, false, false},
 	} {
 		for _, noContent := range []bool{false, true} {
 			l := lineDecoder{noContent: noContent}
