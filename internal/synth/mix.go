@@ -98,7 +98,7 @@ func (g *generator) session(s shape) {
 		mc := fmt.Sprintf("%s-%d", g.sid, i)
 		for range s.thinkingDeltas {
 			g.t += 12
-			g.line(map[string]any{"type": "thinking", "subtype": "delta", "text": " considering the failing test", "session_id": g.sid, "timestamp_ms": g.t})
+			g.line(delta(" considering the failing test", g.sid, g.t))
 		}
 		g.t += 20
 		g.line(map[string]any{"type": "thinking", "subtype": "completed", "session_id": g.sid, "timestamp_ms": g.t})

@@ -29,7 +29,7 @@ func Stream(modelCalls int) []byte {
 		mc := fmt.Sprintf("c0ffee00-1234-4abc-8def-0123456789ab-%d-ab12", i)
 		for d := 0; d < 40; d++ {
 			t += 12
-			line(map[string]any{"type": "thinking", "subtype": "delta", "text": " considering", "session_id": sid, "timestamp_ms": t})
+			line(delta(" considering", sid, t))
 		}
 		t += 20
 		line(map[string]any{"type": "thinking", "subtype": "completed", "session_id": sid, "timestamp_ms": t})
