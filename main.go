@@ -296,7 +296,7 @@ func (h *hookCmd) Run(c *cli, status *int) error {
 		pending = func() bool { return keptFor(s) }
 	}
 	*status = hook.Run(hook.Config{Settings: s, Problems: problems, Environ: os.Environ(), Stdin: os.Stdin, Stdout: os.Stdout,
-		StateDir: dir, Flusher: func(dir string) { startFlusher(s, "CURSOR_OTEL_STATE_DIR="+dir) }, Kept: pending})
+		StateDir: dir, Deliver: func(dir string) { startDelivery(s, "CURSOR_OTEL_STATE_DIR="+dir) }, Kept: pending})
 	return nil
 }
 
@@ -345,7 +345,7 @@ func exists(path string) bool {
 	return err == nil
 }
 
-// deliverInBackground is the process startFlusher starts: the hooks'
+// deliverInBackground is the process startDelivery starts: the hooks'
 // records, then what earlier runs kept for the collector set now. It
 // prints nothing, starts nothing, and ends itself by flush.BackgroundLife
 // whatever it waits on.
@@ -370,9 +370,9 @@ func deliverersDir(s settings.Settings, state string) string {
 	return cmp.Or(s.Spool, state)
 }
 
-// startFlusher starts the background delivery (flush.Start) for these
+// startDelivery starts the background delivery (flush.Start) for these
 // settings; env is added to this process's environment.
-func startFlusher(s settings.Settings, env ...string) {
+func startDelivery(s settings.Settings, env ...string) {
 	environ := append(os.Environ(), env...)
 	flush.Start(deliverersDir(s, conversation.DefaultDir(environ)), environ)
 }
@@ -382,7 +382,7 @@ func startFlusher(s settings.Settings, env ...string) {
 func deliverKept(s settings.Settings) func() {
 	return func() {
 		if keptFor(s) {
-			startFlusher(s)
+			startDelivery(s)
 		}
 	}
 }
@@ -390,7 +390,7 @@ func deliverKept(s settings.Settings) func() {
 // deliverer starts the background delivery a run hands its last spans
 // over to.
 func deliverer(s settings.Settings) func() {
-	return func() { startFlusher(s) }
+	return func() { startDelivery(s) }
 }
 
 // keptFor says earlier runs kept sessions for the collector set now.

@@ -54,7 +54,7 @@ func (w wrapper) hooks(dir, endpoint string, n int) (hookRun, error) {
 		}
 		h.hook, h.version = append(h.hook, r.wall), append(h.version, v.wall)
 	}
-	waitForFlushers(w.binary, time.Minute+10*time.Second)
+	waitForDeliveries(w.binary, time.Minute+10*time.Second)
 	return h, nil
 }
 
@@ -77,21 +77,21 @@ func hookEvents(n int) ([]string, error) {
 	return out, nil
 }
 
-// waitForFlushers waits, at most within, for the deliveries the hooks
+// waitForDeliveries waits, at most within, for the deliveries the hooks
 // started in the background (cursor-otel's own delivery, detached)
 // to end, so that none runs on after the bench or into its next figures.
 // Only where /proc lists processes; elsewhere it returns at once.
-func waitForFlushers(binary string, within time.Duration) {
+func waitForDeliveries(binary string, within time.Duration) {
 	deadline := time.Now().Add(within)
-	for time.Now().Before(deadline) && flushersRunning(binary) {
-		time.Sleep(50 * time.Millisecond) // polling /proc: the flushers are not our children
+	for time.Now().Before(deadline) && deliveriesRunning(binary) {
+		time.Sleep(50 * time.Millisecond) // polling /proc: the deliveries are not our children
 	}
 }
 
-// flushersRunning says whether a process runs binary's background
+// deliveriesRunning says whether a process runs binary's background
 // delivery: started with the argument cursor-otel gives it, from binary
 // (on Linux through /proc/self/exe, so the file is what tells).
-func flushersRunning(binary string) bool {
+func deliveriesRunning(binary string) bool {
 	procs, err := os.ReadDir("/proc")
 	if err != nil {
 		return false
@@ -170,7 +170,7 @@ func (w wrapper) hooksParallel(dir, endpoint string, rounds int) (hookRun, error
 			return hookRun{}, err
 		}
 	}
-	waitForFlushers(w.binary, time.Minute+10*time.Second)
+	waitForDeliveries(w.binary, time.Minute+10*time.Second)
 	return h, nil
 }
 

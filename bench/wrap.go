@@ -146,7 +146,7 @@ func (w wrapper) exitDelays() (map[string]time.Duration, error) {
 	// A spool of their own: what the runs against a collector that is down
 	// keep, the next run delivers in the background, into no other figure.
 	spool := "CURSOR_OTEL_SPOOL=" + filepath.Join(w.scratch, "exit-spool")
-	defer waitForFlushers(w.binary, time.Minute+10*time.Second)
+	defer waitForDeliveries(w.binary, time.Minute+10*time.Second)
 	out := map[string]time.Duration{}
 	for _, c := range []struct{ name, endpoint string }{
 		{"down", down}, {"refusing", refusing.Endpoint}, {"hanging", hanging},

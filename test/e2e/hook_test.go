@@ -73,7 +73,7 @@ func waitForSpans(t *testing.T, recv *otlptest.Receiver, n int, within time.Dura
 	t.Helper()
 	deadline := time.Now().Add(within)
 	for recv.SpanCount() < n && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond) // polling the receiver's count: the flusher runs on its own
+		time.Sleep(20 * time.Millisecond) // polling the receiver's count: the background delivery runs on its own
 	}
 	return golden.FromOTLP(recv.Spans())
 }
@@ -200,7 +200,7 @@ func TestHooksWithTheCollectorDown(t *testing.T) {
 	// The delivery builds the turns into the spool, and leaves them
 	// there: the collector is down.
 	for deadline := time.Now().Add(10 * time.Second); keptSpans(t, spoolDir) < 3 && time.Now().Before(deadline); {
-		time.Sleep(20 * time.Millisecond) // polling the spool: the flushers run on their own
+		time.Sleep(20 * time.Millisecond) // polling the spool: the deliveries run on their own
 	}
 	if n := keptSpans(t, spoolDir); n != 4 {
 		t.Errorf("spool holds %d spans, want the first turn's 4 (its root, a chat, 2 tools)", n)
@@ -501,7 +501,7 @@ func TestHooksExportEachSpanOnce(t *testing.T) {
 	events[len(events)-1] = strings.Replace(last, `"generation_id":""`, `"generation_id":"gen-2"`, 1)
 	runHooks(t, env, events)
 	waitForSpans(t, recv, 8, 15*time.Second)
-	// A duplicate would come after the eight: give the flushers their time.
+	// A duplicate would come after the eight: give the deliveries their time.
 	waitForDeliverers(t, spoolDir)
 	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		if left, _ := filepath.Glob(filepath.Join(state, "spool*.ndjson")); len(left) == 0 {

@@ -1,8 +1,8 @@
 // Package hook is cursor-otel's hook mode: the command a hooks.json entry
 // runs for each event of an interactive or editor session. Each event is a
 // process of its own, so the hook answers at once, keeps what it must
-// remember in a small state directory, and leaves exporting to a flusher
-// it starts in the background: the agent never waits on a collector.
+// remember in its conversation's journal, and leaves exporting to the
+// background delivery it starts: the agent never waits on a collector.
 package hook
 
 import (
@@ -33,7 +33,7 @@ type Config struct {
 	Stdin    io.Reader
 	Stdout   io.Writer
 	StateDir string           // where conversations live
-	Flusher  func(dir string) // starts the background delivery; nil starts none
+	Deliver  func(dir string) // starts the background delivery; nil starts none
 	Kept     func() bool      // says whether earlier runs kept sessions to deliver
 	Now      func() time.Time
 }
@@ -78,8 +78,8 @@ func Run(c Config) int {
 	if err := appendEntry(dir, entry); err != nil && (!repairOwner(dir) || appendEntry(dir, entry) != nil) {
 		return 0
 	}
-	if c.Flusher != nil && (closesTurn(ev.Name) || idleCheckDue(dir, at) || c.Kept != nil && c.Kept()) {
-		c.Flusher(dir)
+	if c.Deliver != nil && (closesTurn(ev.Name) || idleCheckDue(dir, at) || c.Kept != nil && c.Kept()) {
+		c.Deliver(dir)
 	}
 	return 0
 }
