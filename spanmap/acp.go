@@ -97,6 +97,7 @@ type ACP struct {
 type acpRequest struct {
 	method  string
 	session string
+	cwd     string // a session's working directory (new, load, resume, fork)
 	at      time.Time
 	span    trace.Span // the span the request opened, if any
 	sub     *acpTurn   // the subagent cursor/task started
@@ -107,6 +108,7 @@ type acpRequest struct {
 type acpSession struct {
 	id       string
 	model    string
+	cwd      string
 	mode     string // the session's mode (set_mode, current_mode_update), on each turn
 	title    string // session_info_update's, on each turn with content capture
 	lastRoot trace.SpanContext
@@ -236,7 +238,7 @@ func (a *ACP) session(id string) *acpSession {
 func (a *ACP) request(fromEditor bool, m *parse.ACPMessage, at time.Time) {
 	var ref parse.ACPSessionRef
 	_ = json.Unmarshal(m.Params, &ref)
-	req := &acpRequest{method: m.Method, session: ref.SessionID, at: at, params: m.Params}
+	req := &acpRequest{method: m.Method, session: ref.SessionID, cwd: ref.Cwd, at: at, params: m.Params}
 	if old := a.pending[reqKey(fromEditor, m.ID)]; old != nil {
 		a.abandon(old, at) // an id reused before its answer: the answer will be the new one's
 	}
@@ -537,6 +539,9 @@ func (a *ACP) beginTurn(req *acpRequest, m *parse.ACPMessage, at time.Time) {
 	if s.mode != "" {
 		attrs = append(attrs, ComposerMode.String(s.mode))
 	}
+	if s.cwd != "" {
+		attrs = append(attrs, Cwd.String(a.rec.text(s.cwd, maxMessage)))
+	}
 	if s.title != "" {
 		attrs = append(attrs, ACPSessionTitle.String(s.title))
 	}
@@ -764,7 +769,7 @@ func (a *ACP) tool(t *acpTurn, tc parse.ACPToolCall, at time.Time) *acpTool {
 		tl.span.SetAttributes(ACPToolStatus.String(tc.Status), ToolOutcome.String("success"))
 		a.endTool(t, tl, at)
 	case "failed":
-		tl.span.SetAttributes(ACPToolStatus.String(tc.Status), ToolOutcome.String(OutcomeError), ErrorType.String(OutcomeError))
+		tl.span.SetAttributes(ACPToolStatus.String(tc.Status), ToolOutcome.String(OutcomeError), ErrorType.String(ErrTool))
 		tl.span.SetStatus(codes.Error, "tool call failed")
 		a.endTool(t, tl, at)
 	case "", "pending", "in_progress":
@@ -948,6 +953,9 @@ func (a *ACP) sessionAnswer(req *acpRequest, m *parse.ACPMessage) {
 	}
 	if model := parse.ModelOf(r.Models, r.ConfigOptions); model != "" {
 		s.model = model
+	}
+	if req.cwd != "" {
+		s.cwd = req.cwd
 	}
 	if mode := parse.ModeOf(r.Modes, r.ConfigOptions); mode != "" {
 		a.setMode(s, mode)

@@ -474,9 +474,6 @@ func (h *Hooks) toolDone(st *HookState, ev parse.HookEvent, now time.Time) SpanR
 	return h.toolRecord(st, gen, call, ev.ToolKey, start, now, outcome, errType, ev.Failure, ev.Result)
 }
 
-// ErrTimeout is error.type for a tool call that ran out of time.
-const ErrTimeout = "timeout"
-
 // toolRecord is a tool call's span; errType is error.type for an
 // outcome of error ("error" when empty).
 func (h *Hooks) toolRecord(st *HookState, gen string, call parse.ToolCall, key string, start, end time.Time, outcome, errType, failure, result string) SpanRecord {
@@ -494,7 +491,7 @@ func (h *Hooks) toolRecord(st *HookState, gen string, call parse.ToolCall, key s
 		if failure == "" && call.Facts.ExitCode != nil {
 			msg = "exit status " + strconv.FormatInt(*call.Facts.ExitCode, 10)
 		}
-		attrs = append(attrs, ErrorType.String(cmp.Or(errType, "error")))
+		attrs = append(attrs, ErrorType.String(cmp.Or(errType, ErrTool)))
 		if failure != "" {
 			attrs = append(attrs, ToolError.String(h.rec.text(failure, maxMessage)))
 		}

@@ -128,7 +128,7 @@ func (c *subagentTurn) tool(rec *Recorder, st parse.Step, place func(time.Time) 
 			p.attrs = append(p.attrs, ToolError.String(msg))
 		}
 		if r.Outcome == parse.Failed {
-			p.attrs = append(p.attrs, ErrorType.String(cmp.Or(r.Kind, "error")))
+			p.attrs = append(p.attrs, ErrorType.String(toolErrorType(r.Kind)))
 			p.code, p.message = codes.Error, rec.text(cmp.Or(r.Message, "tool call failed"), maxMessage)
 		}
 	}

@@ -97,7 +97,7 @@ func (tc *toolCall) complete(e *parse.ToolCompleted, end time.Time, startMissing
 		if msg == "" && call.Facts.ExitCode != nil {
 			msg = fmt.Sprintf("exit status %d", *call.Facts.ExitCode)
 		}
-		p.attrs = append(p.attrs, ErrorType.String(cmp.Or(e.Result.Kind, "error")))
+		p.attrs = append(p.attrs, ErrorType.String(toolErrorType(e.Result.Kind)))
 		p.code, p.message = codes.Error, rec.text(cmp.Or(msg, "tool call failed"), maxMessage)
 	}
 	rec.emit(p)
