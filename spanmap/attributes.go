@@ -150,6 +150,28 @@ const (
 	EventError         = attribute.Key("cursor.event.error")
 	EventMessage       = attribute.Key("cursor.event.message")
 	RetryAttempt       = attribute.Key("cursor.retry.attempt")
+
+	// Where a session's spans came from, and what Cursor said of it.
+	Source        = attribute.Key("cursor.source")        // a stream or hooks
+	GenerationID  = attribute.Key("cursor.generation_id") // a chat span's generation (hooks)
+	CursorVersion = attribute.Key("cursor.version")       // the version of Cursor that ran the hooks
+	ComposerMode  = attribute.Key("cursor.composer_mode")
+
+	// A turn's root (hooks), and what sessionEnd says of the conversation.
+	TurnNumber       = attribute.Key("cursor.turn.number") // 1 for a conversation's first turn
+	TurnEnd          = attribute.Key("cursor.turn.end")
+	SessionEndReason = attribute.Key("cursor.session.end_reason")
+	SessionDuration  = attribute.Key("cursor.session.duration_ms") // what sessionEnd says the conversation lasted
+	SessionTurns     = attribute.Key("cursor.session.turns")       // the turns a conversation had, at its end
+
+	// A stall is a gap without output from the agent longer than
+	// Options.StallAfter: a cursor.stall event on the session at the gap's
+	// start, saying how long it lasted and what was in flight.
+	StallDurationMs = attribute.Key("cursor.stall.duration_ms")
+	StallInFlight   = attribute.Key("cursor.stall.in_flight")
+	Stalls          = attribute.Key("cursor.stalls")           // on the session: how many
+	StallLongestMs  = attribute.Key("cursor.stall.longest_ms") // on the session: the longest
+	StallTimeout    = attribute.Key("cursor.stall.timeout_ms") // on the session: the agent was stopped after this long silent
 )
 
 // The names of the span events the model records.
@@ -168,6 +190,7 @@ const (
 	EventTaskNotification       = "cursor.task_notification"
 	EventSystem                 = "cursor.system"     // another system event
 	EventCompaction             = "cursor.compaction" // the context is about to be compacted (hooks)
+	EventStall                  = "cursor.stall"
 )
 
 // Outcomes of a tool call (cursor.tool.outcome).
@@ -176,4 +199,30 @@ const (
 	OutcomeError      = "error"
 	OutcomeRejected   = "rejected"
 	OutcomeIncomplete = "incomplete"
+)
+
+// The values of error.type, each a class a user filters by.
+const (
+	// A tool call that failed: a class any source can tell, so that one
+	// failure reads the same whether a stream, the hooks or ACP told it.
+	// The stream's result keys (failure, error, spawnError, aborted, an
+	// MCP result's isError) are finer than hooks (a failure, a timeout)
+	// and ACP (failed) can say; the exit status is in
+	// cursor.tool.exit_code, the message in cursor.tool.error.
+	ErrTool    = "error"
+	ErrTimeout = "timeout" // it ran out of time
+	// ErrIncomplete: a span that ended with its work open (a tool call
+	// never completed, a turn that ended without its stop).
+	ErrIncomplete = "incomplete"
+	// ErrBudgetExceeded: a session whose estimated cost is over the
+	// budget, or cannot be known.
+	ErrBudgetExceeded = "budget_exceeded"
+	// ErrStallTimeout: a session cursor-otel stopped because the agent was
+	// silent past --stall-timeout.
+	ErrStallTimeout = "stall_timeout"
+	ErrAgent        = "agent_error" // the agent (or a generation, a subagent) ended in error
+	ErrAborted      = "aborted"     // the session was aborted (hooks' sessionEnd)
+	ErrNoResult     = "no_result"   // the stream ended without a result
+	ErrExitStatus   = "exit_status" // the agent exited non-zero
+	ErrInterrupted  = "interrupted" // the run was sent a signal, and did not end well
 )

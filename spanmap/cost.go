@@ -15,10 +15,6 @@ const Unpriced = "unpriced"
 // USD is the currency of cursor-otel's own estimates.
 const USD = "USD"
 
-// ErrBudgetExceeded is error.type for a session whose estimated cost is
-// over the budget, or cannot be known.
-const ErrBudgetExceeded = "budget_exceeded"
-
 // cost prices the session's usage at its model's price: the attributes
 // that say so, and why the session is over budget ("" when it is not, or
 // no budget was set). A cost that cannot be known (no usage reported, a

@@ -186,15 +186,6 @@ type HookSubagent struct {
 	Tool string `json:"tool,omitempty"`
 }
 
-// Source names the session's source on its span: a stream or hooks.
-var Source = attribute.Key("cursor.source")
-
-// GenerationID is a chat span's generation (hooks).
-var GenerationID = attribute.Key("cursor.generation_id")
-
-// CursorVersion is the version of Cursor that ran the hooks.
-var CursorVersion = attribute.Key("cursor.version")
-
 // Step records one hook event at now into st, and returns the spans it
 // finished: a tool call done, a generation stopped, a subagent stopped,
 // and when a turn closes (its stop, the next prompt, the session's end)
@@ -442,9 +433,6 @@ func (h *Hooks) identity(st *HookState, agent string) []attribute.KeyValue {
 	return []attribute.KeyValue{AgentName.String(agent), ConversationID.String(h.rec.text(st.ConversationID, maxMessage))}
 }
 
-// SessionEndReason is why a hooks-traced session ended, as sessionEnd says.
-var SessionEndReason = attribute.Key("cursor.session.end_reason")
-
 func (h *Hooks) toolDone(st *HookState, ev parse.HookEvent, now time.Time) SpanRecord {
 	h.told(st, endedKey(ev.ToolKey)) // its span is made: an end told again makes none
 	call, gen := *ev.Tool, ev.GenerationID
@@ -554,7 +542,7 @@ func (h *Hooks) generationDone(st *HookState, id string, g *HookGeneration, end 
 	switch status {
 	case "error":
 		finish = "error"
-		attrs = append(attrs, ErrorType.String("agent_error"))
+		attrs = append(attrs, ErrorType.String(ErrAgent))
 		r.Status, r.Message = codes.Error, "the generation ended in error"
 	case "aborted", "incomplete":
 		finish = status
@@ -591,7 +579,7 @@ func (h *Hooks) subagentDone(st *HookState, ev parse.HookEvent, now time.Time) S
 	if status := h.rec.text(ev.Status, maxMessage); status != "" {
 		r.Attrs = append(r.Attrs, SubagentStatus.String(status))
 		if status == "error" || status == "failed" {
-			r.Attrs = append(r.Attrs, ErrorType.String("agent_error"))
+			r.Attrs = append(r.Attrs, ErrorType.String(ErrAgent))
 			r.Status, r.Message = codes.Error, "the subagent ended in error"
 		}
 	}

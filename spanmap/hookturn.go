@@ -23,18 +23,6 @@ const (
 	TurnEndIdle       = "idle"        // nothing came for too long
 )
 
-// Attributes of a turn's root.
-var (
-	TurnNumber      = attribute.Key("cursor.turn.number") // 1 for a conversation's first turn
-	TurnEnd         = attribute.Key("cursor.turn.end")
-	ComposerMode    = attribute.Key("cursor.composer_mode")
-	SessionDuration = attribute.Key("cursor.session.duration_ms") // what sessionEnd says the conversation lasted
-	SessionTurns    = attribute.Key("cursor.session.turns")       // the turns a conversation had, at its end
-)
-
-// ErrIncomplete is error.type for a turn that ended without its stop.
-const ErrIncomplete = "incomplete"
-
 // OpenTurn is the trace of the turn under way in st; false when none is.
 // Its spans are held until its root is made.
 func (h *Hooks) OpenTurn(st *HookState) (trace.TraceID, bool) {
@@ -147,10 +135,10 @@ func (h *Hooks) closeTurn(st *HookState, end time.Time, how, reason string, last
 	}
 	switch {
 	case t.Failed || how == TurnEndSession && reason == "error":
-		r.Attrs = append(r.Attrs, ErrorType.String("agent_error"))
+		r.Attrs = append(r.Attrs, ErrorType.String(ErrAgent))
 		r.Status, r.Message = codes.Error, "the agent ended in error"
 	case how == TurnEndSession && reason == "aborted":
-		r.Attrs = append(r.Attrs, ErrorType.String("aborted"))
+		r.Attrs = append(r.Attrs, ErrorType.String(ErrAborted))
 		r.Status, r.Message = codes.Error, "the session was aborted"
 	case how == TurnEndNextPrompt:
 		r.Attrs = append(r.Attrs, ErrorType.String(ErrIncomplete))
@@ -221,10 +209,10 @@ func (h *Hooks) End(st *HookState, end time.Time, reason string, lasted time.Dur
 	st.Compactions = nil
 	switch reason {
 	case "error":
-		r.Attrs = append(r.Attrs, ErrorType.String("agent_error"))
+		r.Attrs = append(r.Attrs, ErrorType.String(ErrAgent))
 		r.Status, r.Message = codes.Error, "the agent ended in error"
 	case "aborted":
-		r.Attrs = append(r.Attrs, ErrorType.String("aborted"))
+		r.Attrs = append(r.Attrs, ErrorType.String(ErrAborted))
 		r.Status, r.Message = codes.Error, "the session was aborted"
 	}
 	return []SpanRecord{r}

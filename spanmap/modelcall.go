@@ -195,7 +195,7 @@ func (mc *modelCall) emit() {
 		}
 	}
 	if mc.failure != "" {
-		attrs = append(attrs, ErrorType.String("agent_error"))
+		attrs = append(attrs, ErrorType.String(ErrAgent))
 		mc.p.code, mc.p.message = codes.Error, mc.failure
 	}
 	mc.p.attrs = attrs

@@ -494,16 +494,16 @@ func (s *session) failure(end End, overBudget string) (errType, msg string) {
 		// The result may be in what was not traced: the exit status says
 		// how the run ended.
 	case s.result == nil && !end.NoStream:
-		note("no_result", "stream ended without a result")
+		note(ErrNoResult, "stream ended without a result")
 	case s.result == nil:
 	case s.result.IsError:
-		note("agent_error", s.rec.text(cmp.Or(s.result.Error, s.result.Text, "the agent reported an error"), maxMessage))
+		note(ErrAgent, s.rec.text(cmp.Or(s.result.Error, s.result.Text, "the agent reported an error"), maxMessage))
 	}
 	if end.ExitCode != nil && *end.ExitCode != 0 {
-		note("exit_status", fmt.Sprintf("agent exited with status %d", *end.ExitCode))
+		note(ErrExitStatus, fmt.Sprintf("agent exited with status %d", *end.ExitCode))
 	}
 	if len(end.Signals) > 0 && len(reasons) > 0 {
-		errType, reasons = "interrupted", append([]string{"interrupted"}, reasons...)
+		errType, reasons = ErrInterrupted, append([]string{"interrupted"}, reasons...)
 	}
 	if overBudget != "" {
 		note(ErrBudgetExceeded, overBudget)
