@@ -81,7 +81,7 @@ type HookTurn struct {
 	Start       time.Time        `json:"start"`
 	Last        time.Time        `json:"last"`
 	Failed      bool             `json:"failed,omitempty"` // a generation ended in error
-	Totals      *HookTotals      `json:"totals,omitempty"` // its generations' usage and cost
+	Totals      *Totals          `json:"totals,omitempty"` // its generations' usage and cost
 	Compactions []HookCompaction `json:"compactions,omitempty"`
 	Link        *HookRoot        `json:"link,omitempty"` // the root of the turn before
 }
@@ -127,15 +127,6 @@ type HookHeld struct {
 	Key   string          `json:"key"`
 	At    time.Time       `json:"at"`
 	Event parse.HookEvent `json:"event"`
-}
-
-// HookTotals sum the generations' usage and cost.
-type HookTotals struct {
-	Usage    parse.Usage `json:"usage"`
-	CostUSD  float64     `json:"cost_usd"`
-	Pricing  string      `json:"pricing,omitempty"`   // the table of the last priced
-	PricedAs string      `json:"priced_as,omitempty"` // and its name for the model
-	Unpriced int         `json:"unpriced,omitempty"`  // generations with usage no table prices
 }
 
 // HookCompaction is a context compaction preCompact announced.

@@ -215,11 +215,9 @@ func (s *session) setResult(e *parse.Result) {
 		attrs = append(attrs, RequestID.String(s.rec.text(e.RequestID, maxMessage)))
 	}
 	if u := e.Usage; u != nil {
-		// The conventions' input tokens include the cached ones; Cursor's
-		// inputTokens are the fresh input alone.
-		// Only the session's total is known: it is the session's usage,
-		// and its total.
-		attrs = append(append(attrs, usageAttributes(*u)...), totalAttributes(*u)...)
+		// Only the session's total is known: it is the session's usage
+		// (its totals, with the cost, at its end).
+		attrs = append(attrs, usageAttributes(*u)...)
 	}
 	if s.rec.opts.CaptureContent && e.Text != "" {
 		finish := "stop"
