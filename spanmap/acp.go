@@ -80,7 +80,7 @@ const (
 // of processes. Safe for use from one goroutine at a time.
 type ACP struct {
 	mu       sync.Mutex
-	rec      *Recorder // for its text helpers and options
+	rec      shaper // the options, and what shapes what is recorded
 	tracer   trace.Tracer
 	envCtx   context.Context // TRACEPARENT from the environment, if any
 	pending  map[string]*acpRequest
@@ -190,7 +190,7 @@ type acpThinking struct {
 
 // NewACP traces into tracer; ctx holds the parent from TRACEPARENT, if any.
 func NewACP(ctx context.Context, tracer trace.Tracer, opts Options) *ACP {
-	return &ACP{rec: NewRecorder(ctx, tracer, opts), tracer: tracer, envCtx: ctx,
+	return &ACP{rec: newShaper(opts), tracer: tracer, envCtx: ctx,
 		pending: map[string]*acpRequest{}, sessions: map[string]*acpSession{}}
 }
 

@@ -2,7 +2,6 @@ package spanmap
 
 import (
 	"cmp"
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -14,7 +13,6 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
-	"go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/cursor-otel/cursor-otel/parse"
 )
@@ -28,12 +26,12 @@ import (
 // generation and tool call: processes that never talk to each other make
 // one well-formed trace.
 type Hooks struct {
-	rec *Recorder // for its options: redaction, capture, limits
+	shaper
 }
 
 // NewHooks records with opts.
 func NewHooks(opts Options) *Hooks {
-	return &Hooks{rec: NewRecorder(context.Background(), noop.NewTracerProvider().Tracer(""), opts)}
+	return &Hooks{shaper: newShaper(opts)}
 }
 
 // HookState is what a conversation traced through hooks keeps between
@@ -224,7 +222,7 @@ func (h *Hooks) Step(st *HookState, ev parse.HookEvent, now time.Time) []SpanRec
 			g.Usage = ev.Usage // the generation's counts so far: the last said wins
 		}
 	}
-	capture := h.rec.opts.CaptureContent
+	capture := h.opts.CaptureContent
 	switch {
 	case ev.Name == "beforeSubmitPrompt" && g != nil && capture:
 		g.Prompt += ev.Prompt
@@ -421,7 +419,7 @@ func (h *Hooks) cover(st *HookState, gen string, start time.Time) {
 // identity is what every span of a conversation says of whom it belongs
 // to (see pending.identity): the conversation, and the agent.
 func (h *Hooks) identity(st *HookState, agent string) []attribute.KeyValue {
-	return []attribute.KeyValue{AgentName.String(agent), ConversationID.String(h.rec.text(st.ConversationID, maxMessage))}
+	return []attribute.KeyValue{AgentName.String(agent), ConversationID.String(h.text(st.ConversationID, maxMessage))}
 }
 
 func (h *Hooks) toolDone(st *HookState, ev parse.HookEvent, now time.Time) SpanRecord {
@@ -456,11 +454,11 @@ func (h *Hooks) toolDone(st *HookState, ev parse.HookEvent, now time.Time) SpanR
 // toolRecord is a tool call's span; errType is error.type for an
 // outcome of error ("error" when empty).
 func (h *Hooks) toolRecord(st *HookState, gen string, call parse.ToolCall, key string, start, end time.Time, outcome, errType, failure, result string) SpanRecord {
-	name := cmp.Or(h.rec.text(call.Name, maxMessage), "unknown")
-	attrs := append(h.rec.toolAttributes(call, name), ToolOutcome.String(outcome))
+	name := cmp.Or(h.text(call.Name, maxMessage), "unknown")
+	attrs := append(h.toolAttributes(call, name), ToolOutcome.String(outcome))
 	attrs = append(attrs, h.identity(st, "cursor-agent")...)
-	if h.rec.opts.CaptureContent && result != "" {
-		attrs = append(attrs, ToolResult.String(h.rec.jsonText(result, h.rec.opts.MaxContent)))
+	if h.opts.CaptureContent && result != "" {
+		attrs = append(attrs, ToolResult.String(h.jsonText(result, h.opts.MaxContent)))
 	}
 	r := SpanRecord{TraceID: turnTraceID(st.ConversationID, turnOf(st, gen)), SpanID: hookSpanID(st.ConversationID, "tool", key),
 		Parent: h.generationParent(st, gen), Name: "execute_tool " + name, Kind: trace.SpanKindInternal, Start: start, End: end}
@@ -472,18 +470,18 @@ func (h *Hooks) toolRecord(st *HookState, gen string, call parse.ToolCall, key s
 		}
 		attrs = append(attrs, ErrorType.String(cmp.Or(errType, ErrTool)))
 		if failure != "" {
-			attrs = append(attrs, ToolError.String(h.rec.text(failure, maxMessage)))
+			attrs = append(attrs, ToolError.String(h.text(failure, maxMessage)))
 		}
-		r.Status, r.Message = codes.Error, h.rec.text(msg, maxMessage)
+		r.Status, r.Message = codes.Error, h.text(msg, maxMessage)
 	case OutcomeIncomplete:
 		attrs = append(attrs, ErrorType.String(OutcomeIncomplete))
 		r.Status, r.Message = codes.Error, "no completion before the session ended"
 	case OutcomeRejected:
 		if failure != "" {
-			attrs = append(attrs, ToolError.String(h.rec.text(failure, maxMessage)))
+			attrs = append(attrs, ToolError.String(h.text(failure, maxMessage)))
 		}
 	}
-	if !h.rec.opts.CaptureContent {
+	if !h.opts.CaptureContent {
 		attrs = append(attrs, metadataView(attrs)...)
 	}
 	r.Attrs = attrs
@@ -500,10 +498,10 @@ func (h *Hooks) generationParent(st *HookState, gen string) trace.SpanID {
 func (h *Hooks) generationDone(st *HookState, id string, g *HookGeneration, end time.Time, status string) SpanRecord {
 	model := cmp.Or(g.Model, st.Model)
 	name := "chat"
-	attrs := []attribute.KeyValue{OperationName.String(OpChat), ProviderName.String("cursor"), GenerationID.String(h.rec.text(id, maxMessage)),
+	attrs := []attribute.KeyValue{OperationName.String(OpChat), ProviderName.String("cursor"), GenerationID.String(h.text(id, maxMessage)),
 		ToolCalls.Int(g.ToolCalls)}
 	attrs = append(attrs, h.identity(st, "cursor-agent")...)
-	if m := h.rec.text(model, maxMessage); m != "" {
+	if m := h.text(model, maxMessage); m != "" {
 		name += " " + m
 		attrs = append(attrs, RequestModel.String(m))
 	}
@@ -521,8 +519,8 @@ func (h *Hooks) generationDone(st *HookState, id string, g *HookGeneration, end 
 		thinking += t.Duration
 		ea := []attribute.KeyValue{ThinkingMs.Int64(t.Duration.Milliseconds())}
 		if t.Text != "" {
-			ea = append(ea, ThinkingText.String(h.rec.text(t.Text, h.rec.opts.MaxContent)))
-			reasoning = append(reasoning, h.rec.text(t.Text, h.rec.opts.MaxContent))
+			ea = append(ea, ThinkingText.String(h.text(t.Text, h.opts.MaxContent)))
+			reasoning = append(reasoning, h.text(t.Text, h.opts.MaxContent))
 		}
 		r.Events = append(r.Events, RecordEvent{Name: EventThinking, At: t.At, Attrs: ea})
 	}
@@ -539,12 +537,12 @@ func (h *Hooks) generationDone(st *HookState, id string, g *HookGeneration, end 
 		finish = status
 	}
 	attrs = append(attrs, FinishReasons.StringSlice([]string{finish}))
-	if h.rec.opts.CaptureContent {
+	if h.opts.CaptureContent {
 		if g.Prompt != "" {
-			attrs = append(attrs, InputMessages.String(inputMessage(h.rec.text(g.Prompt, h.rec.opts.MaxContent))))
+			attrs = append(attrs, InputMessages.String(inputMessage(h.text(g.Prompt, h.opts.MaxContent))))
 		}
 		if g.Text != "" || len(reasoning) > 0 {
-			attrs = append(attrs, OutputMessages.String(h.rec.outputMessage(finish, reasoning, h.rec.text(g.Text, h.rec.opts.MaxContent), nil)))
+			attrs = append(attrs, OutputMessages.String(h.outputMessage(finish, reasoning, h.text(g.Text, h.opts.MaxContent), nil)))
 		}
 	}
 	r.Attrs = attrs
@@ -567,7 +565,7 @@ func (h *Hooks) subagentDone(st *HookState, ev parse.HookEvent, now time.Time) S
 	}
 	delete(st.Subagents, ev.SubagentID)
 	r := h.subagentRecord(st, ev.SubagentID, s, now)
-	if status := h.rec.text(ev.Status, maxMessage); status != "" {
+	if status := h.text(ev.Status, maxMessage); status != "" {
 		r.Attrs = append(r.Attrs, SubagentStatus.String(status))
 		if status == "error" || status == "failed" {
 			r.Attrs = append(r.Attrs, ErrorType.String(ErrAgent))
@@ -590,22 +588,22 @@ func mergeSubagent(start, stop parse.SubagentFacts) parse.SubagentFacts {
 
 func (h *Hooks) subagentRecord(st *HookState, id string, s *HookSubagent, end time.Time) SpanRecord {
 	h.told(st, subagentKey(id)) // a stop told again makes no second span
-	typ := cmp.Or(h.rec.text(s.Type, maxMessage), "subagent")
+	typ := cmp.Or(h.text(s.Type, maxMessage), "subagent")
 	attrs := append([]attribute.KeyValue{OperationName.String(OpInvokeAgent), ProviderName.String("cursor")}, h.identity(st, typ)...)
 	if id != "" {
-		attrs = append(attrs, AgentID.String(h.rec.text(id, maxMessage)), SubagentID.String(h.rec.text(id, maxMessage)))
+		attrs = append(attrs, AgentID.String(h.text(id, maxMessage)), SubagentID.String(h.text(id, maxMessage)))
 	}
 	if s.Type != "" {
-		attrs = append(attrs, SubagentType.String(h.rec.text(s.Type, maxMessage)))
+		attrs = append(attrs, SubagentType.String(h.text(s.Type, maxMessage)))
 	}
-	if t := h.rec.text(s.Task, maxMessage); t != "" {
+	if t := h.text(s.Task, maxMessage); t != "" {
 		attrs = append(attrs, SubagentDescription.String(t))
 	}
 	f := s.Facts
-	if m := h.rec.text(f.Model, maxMessage); m != "" {
+	if m := h.text(f.Model, maxMessage); m != "" {
 		attrs = append(attrs, SubagentModel.String(m), RequestModel.String(m))
 	}
-	if p := h.rec.text(f.ParentConversationID, maxMessage); p != "" {
+	if p := h.text(f.ParentConversationID, maxMessage); p != "" {
 		attrs = append(attrs, SubagentParent.String(p))
 	}
 	if f.ParallelWorker != nil {

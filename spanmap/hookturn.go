@@ -161,7 +161,7 @@ func (h *Hooks) root(st *HookState, key string, start, end time.Time) SpanRecord
 		key   attribute.Key
 		value string
 	}{{RequestModel, st.Model}, {Cwd, st.Workspace}, {CursorVersion, st.CursorVersion}, {ComposerMode, st.Mode}} {
-		if v := h.rec.text(a.value, maxMessage); v != "" {
+		if v := h.text(a.value, maxMessage); v != "" {
 			attrs = append(attrs, a.key.String(v))
 		}
 	}
@@ -173,7 +173,7 @@ func (h *Hooks) root(st *HookState, key string, start, end time.Time) SpanRecord
 func (h *Hooks) sessionEnd(st *HookState, reason string, lasted time.Duration) []attribute.KeyValue {
 	var attrs []attribute.KeyValue
 	if reason != "" {
-		attrs = append(attrs, SessionEndReason.String(h.rec.text(reason, maxMessage)))
+		attrs = append(attrs, SessionEndReason.String(h.text(reason, maxMessage)))
 	}
 	if lasted > 0 {
 		attrs = append(attrs, SessionDuration.Int64(lasted.Milliseconds()))

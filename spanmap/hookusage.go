@@ -16,14 +16,14 @@ func (h *Hooks) price(st *HookState, model string, u parse.Usage) []attribute.Ke
 	if st.Turn.Totals == nil {
 		st.Turn.Totals = &Totals{}
 	}
-	own, _ := st.Turn.Totals.Estimate(h.rec.prices, model, u)
+	own, _ := st.Turn.Totals.Estimate(h.prices, model, u)
 	return own
 }
 
 // compactionAttributes say what a preCompact announced.
 func (h *Hooks) compactionAttributes(c parse.Compaction) []attribute.KeyValue {
 	var attrs []attribute.KeyValue
-	if tr := h.rec.text(c.Trigger, maxMessage); tr != "" {
+	if tr := h.text(c.Trigger, maxMessage); tr != "" {
 		attrs = append(attrs, CompactionTrigger.String(tr))
 	}
 	if c.MessageCount != nil {
@@ -44,7 +44,7 @@ func (h *Hooks) compactionAttributes(c parse.Compaction) []attribute.KeyValue {
 	if c.ContextPercent != nil {
 		attrs = append(attrs, CompactionPercent.Float64(*c.ContextPercent))
 	}
-	if m := h.rec.text(c.Model, maxMessage); m != "" {
+	if m := h.text(c.Model, maxMessage); m != "" {
 		attrs = append(attrs, CompactionModel.String(m))
 	}
 	return attrs

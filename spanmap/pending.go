@@ -66,8 +66,12 @@ func (r *Recorder) child(parent trace.SpanContext) trace.SpanContext {
 }
 
 // emit makes the span, with the IDs reserved for it, and ends it.
-func (r *Recorder) emit(p *pending) {
-	ctx := r.ctx
+func (r *Recorder) emit(p *pending) { emitSpan(r.ctx, r.tracer, r.opts.CaptureContent, p) }
+
+// emitSpan makes the span p describes in tracer, under ctx's span when p
+// names no parent, and ends it. Without content capture a tool's span
+// gets its metadata view.
+func emitSpan(ctx context.Context, tracer trace.Tracer, capture bool, p *pending) {
 	if p.parent.IsValid() {
 		ctx = trace.ContextWithSpanContext(ctx, p.parent)
 	}
@@ -77,10 +81,10 @@ func (r *Recorder) emit(p *pending) {
 		end = p.start
 	}
 	attrs := p.withIdentity()
-	if !r.opts.CaptureContent && Value(attrs, OperationName).AsString() == OpExecuteTool {
+	if !capture && Value(attrs, OperationName).AsString() == OpExecuteTool {
 		attrs = append(attrs, metadataView(attrs)...)
 	}
-	_, span := r.tracer.Start(ctx, p.name, trace.WithTimestamp(p.start), trace.WithSpanKind(p.kind), trace.WithAttributes(attrs...), trace.WithLinks(p.links...))
+	_, span := tracer.Start(ctx, p.name, trace.WithTimestamp(p.start), trace.WithSpanKind(p.kind), trace.WithAttributes(attrs...), trace.WithLinks(p.links...))
 	if got := span.SpanContext().SpanID(); got != p.sc.SpanID() && span.IsRecording() {
 		panic(fmt.Sprintf("spanmap: span %q got ID %s, not the %s reserved: the TracerProvider must use spanmap.IDGenerator", p.name, got, p.sc.SpanID()))
 	}

@@ -60,8 +60,7 @@ func Emit(ctx context.Context, tracer trace.Tracer, r SpanRecord) {
 		p.links = append(p.links, trace.Link{SpanContext: trace.NewSpanContext(trace.SpanContextConfig{
 			TraceID: l.TraceID, SpanID: l.SpanID, TraceFlags: trace.FlagsSampled, Remote: true})})
 	}
-	rec := &Recorder{ctx: ctx, tracer: tracer, opts: Options{CaptureContent: true}} // the record holds what it should
-	rec.emit(&p)
+	emitSpan(ctx, tracer, true, &p) // the record holds what it should
 }
 
 // The JSON form of a record, for a spool file.

@@ -140,7 +140,7 @@ func (tc *toolCall) pending(call parse.ToolCall, outcome string, end time.Time) 
 
 // toolAttributes are a tool call's attributes: what it is, and the facts a
 // person looks for (strings from the stream redacted).
-func (r *Recorder) toolAttributes(call parse.ToolCall, name string) []attribute.KeyValue {
+func (r *shaper) toolAttributes(call parse.ToolCall, name string) []attribute.KeyValue {
 	attrs := []attribute.KeyValue{
 		OperationName.String(OpExecuteTool),
 		ToolName.String(name),
@@ -219,7 +219,7 @@ func merge(started, done parse.ToolCall) parse.ToolCall {
 
 // factAttributes turns what a person looks for into attributes; strings
 // from the stream are redacted.
-func (r *Recorder) factAttributes(f parse.Facts) []attribute.KeyValue {
+func (r *shaper) factAttributes(f parse.Facts) []attribute.KeyValue {
 	var attrs []attribute.KeyValue
 	str := func(k attribute.Key, v string) {
 		if v != "" {
