@@ -86,10 +86,12 @@ func FuzzACPLines(f *testing.F) {
 	f.Add([]byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"usage_update","used":1,"size":2,"cost":{"amount":0.1,"currency":"USD"}}}}`))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		l := NewACPLines(bytes.NewReader(in))
+		d := NewACPDecoder()
 		var out bytes.Buffer
-		for {
+		for i := 0; ; i++ {
 			line, err := l.Next()
 			out.Write(line)
+			_, _ = d.Decode(i%3 != 0, line) // the lines as either side's, answers paired
 			if m, ok := DecodeACP(line); ok {
 				var u ACPUpdateParams
 				_ = json.Unmarshal(m.Params, &u)

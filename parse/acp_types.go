@@ -167,10 +167,10 @@ type ACPTaskResult struct {
 	DurationMs *int64 `json:"durationMs"`
 }
 
-// ACPOutcome is what the person answered a wait with, as the answer says
+// acpOutcome is what the person answered a wait with, as the answer says
 // it: a permission's or question's outcome, an elicitation's action, a
 // plan's approval. "" when the answer says none of these.
-func ACPOutcome(result json.RawMessage) string {
+func acpOutcome(result json.RawMessage) string {
 	var r struct {
 		Outcome  json.RawMessage `json:"outcome"`
 		Action   string          `json:"action"`

@@ -3,7 +3,6 @@ package spanmap
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -76,14 +75,14 @@ const (
 )
 
 // ACP traces an editor's ACP session: a trace per session/prompt turn. It
-// is told each JSON-RPC message as it crossed (Observe) and knows nothing
-// of processes. Safe for use from one goroutine at a time.
+// is told each message as it crossed, decoded (Observe), and knows nothing
+// of processes or of JSON-RPC's framing. Safe for use from one goroutine at a time.
 type ACP struct {
 	mu       sync.Mutex
 	rec      shaper // the options, and what shapes what is recorded
 	tracer   trace.Tracer
-	envCtx   context.Context // TRACEPARENT from the environment, if any
-	pending  map[string]*acpRequest
+	envCtx   context.Context                   // TRACEPARENT from the environment, if any
+	pending  map[*parse.ACPRequest]*acpRequest // the requests unanswered the trace holds something for
 	sessions map[string]*acpSession
 	untraced int64 // bytes of the session the tracer did not see (it fell behind)
 	// who: initialize's agentInfo and clientInfo, and the protocol
@@ -102,7 +101,6 @@ type acpRequest struct {
 	span    trace.Span // the span the request opened, if any
 	sub     *acpTurn   // the subagent cursor/task started
 	turn    *acpTurn
-	params  json.RawMessage
 }
 
 type acpSession struct {
@@ -191,34 +189,24 @@ type acpThinking struct {
 // NewACP traces into tracer; ctx holds the parent from TRACEPARENT, if any.
 func NewACP(ctx context.Context, tracer trace.Tracer, opts Options) *ACP {
 	return &ACP{rec: newShaper(opts), tracer: tracer, envCtx: ctx,
-		pending: map[string]*acpRequest{}, sessions: map[string]*acpSession{}}
+		pending: map[*parse.ACPRequest]*acpRequest{}, sessions: map[string]*acpSession{}}
 }
 
-// the keys of requests in flight: an id is unique per direction.
-func reqKey(fromEditor bool, id string) string {
-	if fromEditor {
-		return "e" + id
-	}
-	return "a" + id
-}
-
-// Observe records one message; fromEditor says which way it went, at
-// when it crossed.
-func (a *ACP) Observe(fromEditor bool, m *parse.ACPMessage, at time.Time) {
+// Observe records one message (parse.ACPDecoder's), at when it crossed.
+func (a *ACP) Observe(e parse.ACPEvent, at time.Time) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	switch {
-	case m.IsRequest():
-		a.request(fromEditor, m, at)
-	case m.IsNotification():
-		a.notification(fromEditor, m, at)
-	case m.IsAnswer():
-		// An answer goes the other way from its request.
-		req, ok := a.pending[reqKey(!fromEditor, m.ID)]
+	switch m := e.(type) {
+	case *parse.ACPRequest:
+		a.request(m, at)
+	case *parse.ACPNotification:
+		a.notification(m, at)
+	case *parse.ACPAnswer:
+		req, ok := a.pending[m.Request]
 		if !ok {
 			return
 		}
-		delete(a.pending, reqKey(!fromEditor, m.ID))
+		delete(a.pending, m.Request)
 		a.answer(req, m, at)
 	}
 }
@@ -235,19 +223,18 @@ func (a *ACP) session(id string) *acpSession {
 	return s
 }
 
-func (a *ACP) request(fromEditor bool, m *parse.ACPMessage, at time.Time) {
-	var ref parse.ACPSessionRef
-	_ = json.Unmarshal(m.Params, &ref)
-	req := &acpRequest{method: m.Method, session: ref.SessionID, cwd: ref.Cwd, at: at, params: m.Params}
-	if old := a.pending[reqKey(fromEditor, m.ID)]; old != nil {
+func (a *ACP) request(m *parse.ACPRequest, at time.Time) {
+	ref := m.Ref
+	req := &acpRequest{method: m.Method, session: ref.SessionID, cwd: ref.Cwd, at: at}
+	if old := a.pending[m.Replaces]; old != nil {
+		delete(a.pending, m.Replaces)
 		a.abandon(old, at) // an id reused before its answer: the answer will be the new one's
 	}
-	a.pending[reqKey(fromEditor, m.ID)] = req
-	if fromEditor {
+	a.pending[m] = req
+	if m.FromEditor {
 		switch m.Method {
 		case "initialize":
-			var p parse.ACPInitialize
-			_ = json.Unmarshal(m.Params, &p)
+			p := m.Initialize
 			if p.ClientInfo != nil {
 				a.client, a.clientVersion = p.ClientInfo.Name, p.ClientInfo.Version
 			}
@@ -353,7 +340,7 @@ var acpWaits = map[string]string{
 }
 
 func isWait(method string) bool {
-	return method == "session/request_permission" || acpWaits[method] != ""
+	return method == "session/request_permission" || parse.ACPWaitsOnPerson(method)
 }
 
 // turnFor is the turn an agent's request is work for: its session's (a
@@ -512,9 +499,8 @@ func (a *ACP) who() []attribute.KeyValue {
 	return attrs
 }
 
-func (a *ACP) beginTurn(req *acpRequest, m *parse.ACPMessage, at time.Time) {
-	var p parse.ACPPrompt
-	_ = json.Unmarshal(m.Params, &p)
+func (a *ACP) beginTurn(req *acpRequest, m *parse.ACPRequest, at time.Time) {
+	p := m.Prompt
 	s := a.session(p.SessionID)
 	if s == nil {
 		// A prompt naming no session is still a turn, closed as any other.
@@ -576,16 +562,16 @@ func (a *ACP) beginTurn(req *acpRequest, m *parse.ACPMessage, at time.Time) {
 	}
 }
 
-func (a *ACP) notification(fromEditor bool, m *parse.ACPMessage, at time.Time) {
-	if m.Method != "session/update" || fromEditor {
+func (a *ACP) notification(m *parse.ACPNotification, at time.Time) {
+	if m.Method != "session/update" || m.FromEditor {
 		if m.Method == "session/cancel" || !strings.HasPrefix(m.Method, "session/") {
 			a.event(m, at)
 		}
 		return
 	}
-	var p parse.ACPUpdateParams
-	if json.Unmarshal(m.Params, &p) != nil {
-		return
+	p := m.Update
+	if p == nil {
+		return // its params did not decode
 	}
 	s := a.session(p.SessionID)
 	if s == nil {
@@ -719,10 +705,8 @@ func roundCost(x float64) float64 { return math.Round(x*1e12) / 1e12 }
 
 // event records a message the trace has no span for, on the turn in
 // progress (the only one, when exactly one session has a turn).
-func (a *ACP) event(m *parse.ACPMessage, at time.Time) {
-	var ref parse.ACPSessionRef
-	_ = json.Unmarshal(m.Params, &ref)
-	if t := a.sessions[ref.SessionID].turn(); t != nil {
+func (a *ACP) event(m *parse.ACPNotification, at time.Time) {
+	if t := a.sessions[m.Ref.SessionID].turn(); t != nil {
 		t.root.AddEvent(EventACPNotification, trace.WithTimestamp(at), trace.WithAttributes(ACPMethod.String(m.Method)))
 	}
 }
@@ -828,11 +812,10 @@ func (a *ACP) endThinking(t *acpTurn) {
 	t.root.AddEvent(EventThinking, trace.WithTimestamp(th.start), trace.WithAttributes(attrs...))
 }
 
-func (a *ACP) answer(req *acpRequest, m *parse.ACPMessage, at time.Time) {
+func (a *ACP) answer(req *acpRequest, m *parse.ACPAnswer, at time.Time) {
 	switch req.method {
 	case "initialize":
-		var r parse.ACPInitialize
-		_ = json.Unmarshal(m.Result, &r)
+		r := m.Result.Initialize
 		if r.AgentInfo != nil {
 			a.agent, a.agentVersion = r.AgentInfo.Name, r.AgentInfo.Version
 		}
@@ -861,8 +844,7 @@ func (a *ACP) answer(req *acpRequest, m *parse.ACPMessage, at time.Time) {
 			a.endTurn(t, at, "", codes.Error, a.rec.text(m.Error.Message, 1024))
 			return
 		}
-		var r parse.ACPPromptResult
-		_ = json.Unmarshal(m.Result, &r)
+		r := m.Result.Prompt
 		if r.StopReason == "" && a.protocol == "2" {
 			// Version 2 answers a prompt at once: state_update's idle
 			// ends the turn.
@@ -880,8 +862,7 @@ func (a *ACP) answer(req *acpRequest, m *parse.ACPMessage, at time.Time) {
 			req.sub.root.SetAttributes(a.rpcError(m.Error)...)
 			status = "failed"
 		} else {
-			var r parse.ACPTaskResult
-			_ = json.Unmarshal(m.Result, &r)
+			r := m.Result.Task
 			if r.AgentID != "" {
 				req.sub.root.SetAttributes(AgentID.String(r.AgentID), SubagentID.String(r.AgentID))
 			}
@@ -899,14 +880,11 @@ func (a *ACP) answer(req *acpRequest, m *parse.ACPMessage, at time.Time) {
 		req.span.SetAttributes(a.rpcError(m.Error)...)
 		req.span.SetStatus(codes.Error, a.rec.text(m.Error.Message, 1024))
 	} else if req.method == "session/request_permission" {
-		var r parse.ACPPermissionResult
-		_ = json.Unmarshal(m.Result, &r)
+		r := m.Result.Permission
 		attrs := []attribute.KeyValue{ACPPermOutcome.String(r.Outcome.Outcome)}
 		if r.Outcome.OptionID != "" {
 			attrs = append(attrs, ACPPermOption.String(r.Outcome.OptionID))
-			var ref parse.ACPSessionRef
-			_ = json.Unmarshal(req.params, &ref)
-			for _, o := range ref.Options {
+			for _, o := range m.Request.Ref.Options {
 				if o.OptionID == r.Outcome.OptionID && o.Kind != "" {
 					attrs = append(attrs, ACPPermKind.String(o.Kind))
 				}
@@ -914,11 +892,11 @@ func (a *ACP) answer(req *acpRequest, m *parse.ACPMessage, at time.Time) {
 		}
 		req.span.SetAttributes(attrs...)
 	} else if acpWaits[req.method] != "" {
-		if outcome := parse.ACPOutcome(m.Result); outcome != "" {
+		if outcome := m.Result.Outcome; outcome != "" {
 			req.span.SetAttributes(ACPOutcome.String(a.rec.text(outcome, maxMessage)))
 		}
-		if a.rec.opts.CaptureContent && len(m.Result) > 0 {
-			req.span.SetAttributes(ACPResponseText.String(a.rec.jsonText(string(m.Result), a.rec.opts.MaxContent)))
+		if a.rec.opts.CaptureContent && len(m.Raw) > 0 {
+			req.span.SetAttributes(ACPResponseText.String(a.rec.jsonText(string(m.Raw), a.rec.opts.MaxContent)))
 		}
 	}
 	req.span.End(trace.WithTimestamp(at))
@@ -940,9 +918,8 @@ func (a *ACP) usage(t *acpTurn, u *parse.ACPUsage) {
 
 // sessionAnswer takes what an answer says of a session: its id (new,
 // fork), model and mode.
-func (a *ACP) sessionAnswer(req *acpRequest, m *parse.ACPMessage) {
-	var r parse.ACPSessionResult
-	_ = json.Unmarshal(m.Result, &r)
+func (a *ACP) sessionAnswer(req *acpRequest, m *parse.ACPAnswer) {
+	r := m.Result.Session
 	id := r.SessionID
 	if id == "" {
 		id = req.session
@@ -1223,7 +1200,7 @@ func ACPEndAttrs(code int, stderrTail string, untraced int64) []attribute.KeyVal
 }
 
 // rpcAttrs name a request by the JSON-RPC conventions, old and current.
-func rpcAttrs(m *parse.ACPMessage) []attribute.KeyValue {
+func rpcAttrs(m *parse.ACPRequest) []attribute.KeyValue {
 	return []attribute.KeyValue{RPCSystem.String("jsonrpc"), RPCSystemName.String("jsonrpc"), RPCMethod.String(m.Method),
 		RPCRequestID.String(m.ID), JSONRPCRequestID.String(m.ID), JSONRPCVersion.String("2.0")}
 }

@@ -63,14 +63,15 @@ func fuzzACPOnce(t *testing.T, program []byte) {
 		tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
 		a := NewACP(context.Background(), tp.Tracer(""), Options{CaptureContent: len(program)%2 == 0, MaxContent: 16})
 		at := time.Unix(1_800_000_000, 0)
+		d := parse.NewACPDecoder()
 		for i := 0; i+1 < len(program) && i < 400; i += 2 {
 			op, arg := program[i], program[i+1]
 			l := acpVocabulary[int(op)%len(acpVocabulary)]
 			l = strings.NewReplacer("{S}", []string{"a", "b"}[arg&1], "{C}", []string{"c", "a"}[arg>>1&1], "{T}", []string{"t1", "t2"}[arg>>2&1],
 				"{N}", []string{"1", "2", "3", `"1"`}[arg>>3&3]).Replace(l)
-			if m, ok := parse.DecodeACP([]byte(l[1:])); ok {
+			if m, ok := d.Decode(l[0] == '>', []byte(l[1:])); ok {
 				at = at.Add(time.Millisecond)
-				a.Observe(l[0] == '>', m, at)
+				a.Observe(m, at)
 			}
 		}
 		a.Close(at, "ended")

@@ -72,6 +72,7 @@ func TestACPSessionLife(t *testing.T) {
 func TestACPSessionClosedIsForgotten(t *testing.T) {
 	a := NewACP(context.Background(), noop.NewTracerProvider().Tracer(""), Options{})
 	at := time.Unix(1_800_000_000, 0)
+	d := parse.NewACPDecoder()
 	for _, l := range []string{
 		acpNewSession, acpNewSessionA,
 		`>{"jsonrpc":"2.0","id":"c","method":"session/close","params":{"sessionId":"a"}}`,
@@ -80,8 +81,8 @@ func TestACPSessionClosedIsForgotten(t *testing.T) {
 		`>{"jsonrpc":"2.0","id":"d","method":"session/close","params":{"sessionId":"b"}}`,
 		`<{"jsonrpc":"2.0","id":"d","result":{}}`,
 	} {
-		m, _ := parse.DecodeACP([]byte(l[1:]))
-		a.Observe(l[0] == '>', m, at)
+		m, _ := d.Decode(l[0] == '>', []byte(l[1:]))
+		a.Observe(m, at)
 	}
 	if _, ok := a.sessions["a"]; ok {
 		t.Errorf("the closed session is still held")

@@ -3,9 +3,11 @@ package spanmap
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
+	"go.opentelemetry.io/otel/codes"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
@@ -26,13 +28,14 @@ func acpScriptWith(t *testing.T, opts Options, lines ...string) []sdktrace.ReadO
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
 	a := NewACP(context.Background(), tp.Tracer(""), opts)
 	at := time.Unix(1_800_000_000, 0)
+	d := parse.NewACPDecoder()
 	for _, l := range lines {
-		m, ok := parse.DecodeACP([]byte(l[1:]))
+		m, ok := d.Decode(l[0] == '>', []byte(l[1:]))
 		if !ok {
 			continue
 		}
 		at = at.Add(time.Millisecond)
-		a.Observe(l[0] == '>', m, at)
+		a.Observe(m, at)
 	}
 	a.Close(at.Add(time.Millisecond), "the agent exited")
 	return rec.Ended()
@@ -137,5 +140,44 @@ func TestACPPromptWithoutSessionClosedByExit(t *testing.T) {
 	)
 	if len(spans) != 1 || spans[0].Name() != SessionName || spans[0].Status().Code.String() != "Error" {
 		t.Fatalf("a prompt with no session id, never answered: %v", spans)
+	}
+}
+
+// TestACPMalformedParamsStillCloseTheTurn: a prompt whose params or
+// answer do not decode is still a turn, closed by its answer (its id,
+// 2.0, answered as 2).
+func TestACPMalformedParamsStillCloseTheTurn(t *testing.T) {
+	for _, tt := range []struct{ name, prompt, answer, finish string }{
+		{"params not an object", `>{"jsonrpc":"2.0","id":2.0,"method":"session/prompt","params":"garbage"}`, `<{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}`, `["end_turn"]`},
+		{"prompt of the wrong type", `>{"jsonrpc":"2.0","id":2.0,"method":"session/prompt","params":{"sessionId":"s","prompt":"hi"}}`, `<{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}`, `["end_turn"]`},
+		{"result not an object", `>{"jsonrpc":"2.0","id":2.0,"method":"session/prompt","params":{"sessionId":"s","prompt":[]}}`, `<{"jsonrpc":"2.0","id":2,"result":[1]}`, ""},
+		{"an update not decodable meanwhile", `>{"jsonrpc":"2.0","id":2.0,"method":"session/prompt","params":{"sessionId":"s","prompt":[]}}` + "\n" + `<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":[]}}`, `<{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}`, `["end_turn"]`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			lines := append(strings.Split(tt.prompt, "\n"), tt.answer)
+			rec := tracetest.NewSpanRecorder()
+			tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
+			a := NewACP(context.Background(), tp.Tracer(""), Options{})
+			d := parse.NewACPDecoder()
+			at := time.Unix(1_800_000_000, 0)
+			for _, l := range lines {
+				m, ok := d.Decode(l[0] == '>', []byte(l[1:]))
+				if !ok {
+					t.Fatalf("not decoded: %s", l)
+				}
+				at = at.Add(time.Millisecond)
+				a.Observe(m, at)
+			}
+			spans := rec.Ended() // before Close: the answer closed it
+			if len(spans) != 1 || spans[0].Name() != "invoke_agent cursor-agent" {
+				t.Fatalf("spans ended by the answer: %d", len(spans))
+			}
+			if got := spanAttr(spans[0], "gen_ai.response.finish_reasons"); got != tt.finish {
+				t.Errorf("finish reasons %q, want %q", got, tt.finish)
+			}
+			if spans[0].Status().Code == codes.Error {
+				t.Errorf("the turn is an error: %v", spans[0].Status())
+			}
+		})
 	}
 }

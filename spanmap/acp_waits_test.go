@@ -6,6 +6,8 @@ import (
 	"time"
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+
+	"github.com/cursor-otel/cursor-otel/parse"
 )
 
 // acpWaitScript is a turn in which a tool call waits on the person through
@@ -110,5 +112,15 @@ func TestACPEditorRequestsOfNoTurn(t *testing.T) {
 	))
 	if len(by["session/new"]) != 0 || len(by["session/set_mode"]) != 1 {
 		t.Errorf("editor requests during a turn: %v", names(by))
+	}
+}
+
+// TestACPWaitsAreParseWaits: every wait the trace names is one whose
+// answer parse decodes an outcome for.
+func TestACPWaitsAreParseWaits(t *testing.T) {
+	for method := range acpWaits {
+		if !parse.ACPWaitsOnPerson(method) {
+			t.Errorf("%s: parse decodes no outcome for it", method)
+		}
 	}
 }

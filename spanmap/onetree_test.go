@@ -198,13 +198,14 @@ func oneTreeACP(t *testing.T) tracetest.SpanStubs {
 			t.Fatal(err)
 		}
 		a := NewACP(context.Background(), tp.Tracer(""), Options{Turns: store})
+		d := parse.NewACPDecoder()
 		for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-			m, ok := parse.DecodeACP([]byte(l[1:]))
+			m, ok := d.Decode(l[0] == '>', []byte(l[1:]))
 			if !ok {
 				t.Fatalf("%s: not a message: %s", name, l)
 			}
 			at = at.Add(time.Millisecond)
-			a.Observe(l[0] == '>', m, at)
+			a.Observe(m, at)
 		}
 		a.Close(at.Add(time.Millisecond), "the agent exited")
 	}

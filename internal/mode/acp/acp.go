@@ -179,6 +179,7 @@ func Run(ctx context.Context, c Config) int {
 // quiet when it was taken.
 func follow(q *tapQueue, model *spanmap.ACP, read func(quiet bool)) {
 	var lines [2]lineSplitter
+	d := parse.NewACPDecoder()
 	for {
 		c, ok := q.pop()
 		if !ok {
@@ -188,8 +189,8 @@ func follow(q *tapQueue, model *spanmap.ACP, read func(quiet bool)) {
 			model.Untraced(q.Untraced())
 		}
 		lines[dir(c.fromEditor)].feed(c, func(line []byte) {
-			if m, ok := parse.DecodeACP(line); ok {
-				model.Observe(c.fromEditor, m, c.at)
+			if m, ok := d.Decode(c.fromEditor, line); ok {
+				model.Observe(m, c.at)
 			}
 		})
 		if len(q.taken) == 0 { // the batch is read

@@ -37,6 +37,7 @@ func FuzzACPTap(f *testing.F) {
 		q.close()
 		var lines [2]lineSplitter
 		var got [2]bytes.Buffer
+		d := parse.NewACPDecoder()
 		for {
 			c, ok := q.pop()
 			if !ok {
@@ -44,8 +45,8 @@ func FuzzACPTap(f *testing.F) {
 			}
 			lines[dir(c.fromEditor)].feed(c, func(line []byte) {
 				got[dir(c.fromEditor)].Write(line)
-				if m, ok := parse.DecodeACP(line); ok {
-					model.Observe(c.fromEditor, m, c.at)
+				if m, ok := d.Decode(c.fromEditor, line); ok {
+					model.Observe(m, c.at)
 				}
 			})
 		}

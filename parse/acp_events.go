@@ -1,0 +1,171 @@
+package parse
+
+import "encoding/json"
+
+// An ACP session's messages as typed events: each request, notification
+// and answer with its params or result decoded by its method, and each
+// answer paired with the request it answers. The tracer reads these and
+// nothing of JSON-RPC's framing.
+
+// ACPEvent is an *ACPRequest, an *ACPNotification or an *ACPAnswer.
+type ACPEvent interface{ acpEvent() }
+
+// ACPRequest is a request, either way, its params decoded.
+type ACPRequest struct {
+	ID         string // by value (see normalID)
+	Method     string
+	FromEditor bool
+	// Ref is what any request's params name: its session, the tool call
+	// it belongs to, a file, a model or mode set, a permission's options.
+	Ref        ACPSessionRef
+	Initialize ACPInitialize // initialize's params
+	Prompt     ACPPrompt     // session/prompt's params
+	// Params are the params as sent: a wait's request, with content capture.
+	Params json.RawMessage
+	// Replaces is the request still unanswered whose id (same direction)
+	// this one took: its answer will never come.
+	Replaces *ACPRequest
+}
+
+// ACPNotification is a method call with no answer, its params decoded.
+type ACPNotification struct {
+	Method     string
+	FromEditor bool
+	Ref        ACPSessionRef    // every notification's but session/update's
+	Update     *ACPUpdateParams // session/update's; nil when its params do not decode
+}
+
+// ACPAnswer is an answer, paired by id with the request it answers.
+type ACPAnswer struct {
+	ID         string
+	FromEditor bool
+	// Request is the request answered (it went the other way), nil when
+	// none with that id is unanswered: the result is then not decoded.
+	Request *ACPRequest
+	Error   *RPCError
+	Result  ACPResult
+	// Raw is the result as sent: a wait's answer, with content capture.
+	Raw json.RawMessage
+}
+
+// ACPResult is an answer's result, decoded by its request's method: the
+// field of that method is set, the others are zero.
+type ACPResult struct {
+	Initialize ACPInitialize       // initialize
+	Session    ACPSessionResult    // session/new, load, resume, fork, set_config_option, set_mode
+	Prompt     ACPPromptResult     // session/prompt
+	Task       ACPTaskResult       // cursor/task
+	Permission ACPPermissionResult // session/request_permission
+	// Outcome is what the person answered a wait on them with (see
+	// ACPWaitsOnPerson), as acpOutcome reads it.
+	Outcome string
+}
+
+func (*ACPRequest) acpEvent()      {}
+func (*ACPNotification) acpEvent() {}
+func (*ACPAnswer) acpEvent()       {}
+
+// ACPWaitsOnPerson says a method is one of the agent's requests that wait
+// on the person besides session/request_permission (a question, a plan to
+// approve, the protocol's elicitation): its answer has an outcome.
+func ACPWaitsOnPerson(method string) bool {
+	switch method {
+	case "cursor/ask_question", "cursor/create_plan", "elicitation/create":
+		return true
+	}
+	return false
+}
+
+// ACPDecoder decodes one ACP session's lines, both ways, into events. It
+// holds the requests not yet answered, to pair each answer with its
+// request. Safe for use from one goroutine at a time.
+type ACPDecoder struct {
+	pending map[string]*ACPRequest // by direction and id: an id is unique per direction
+}
+
+// NewACPDecoder decodes a session from its start.
+func NewACPDecoder() *ACPDecoder {
+	return &ACPDecoder{pending: map[string]*ACPRequest{}}
+}
+
+func pendingKey(fromEditor bool, id string) string {
+	if fromEditor {
+		return "e" + id
+	}
+	return "a" + id
+}
+
+// Decode reads one line that went fromEditor (or from the agent). ok is
+// false for a line that is no JSON-RPC 2.0 message (see DecodeACP).
+// Params and results that do not decode leave their fields zero (or
+// those that did decode set): a message is never lost for its params.
+func (d *ACPDecoder) Decode(fromEditor bool, line []byte) (ACPEvent, bool) {
+	m, ok := DecodeACP(line)
+	if !ok {
+		return nil, false
+	}
+	switch {
+	case m.IsRequest():
+		r := &ACPRequest{ID: m.ID, Method: m.Method, FromEditor: fromEditor, Params: m.Params}
+		_ = json.Unmarshal(m.Params, &r.Ref)
+		switch m.Method {
+		case "initialize":
+			_ = json.Unmarshal(m.Params, &r.Initialize)
+		case "session/prompt":
+			_ = json.Unmarshal(m.Params, &r.Prompt)
+		}
+		key := pendingKey(fromEditor, m.ID)
+		if old := d.pending[key]; old != nil {
+			old.Replaces = nil // told when old came: no chain of them is held
+			r.Replaces = old
+		}
+		d.pending[key] = r
+		return r, true
+	case m.IsNotification():
+		n := &ACPNotification{Method: m.Method, FromEditor: fromEditor}
+		if m.Method == "session/update" {
+			var u ACPUpdateParams
+			if json.Unmarshal(m.Params, &u) == nil {
+				n.Update = &u
+			}
+		} else {
+			_ = json.Unmarshal(m.Params, &n.Ref)
+		}
+		return n, true
+	}
+	// An answer goes the other way from its request.
+	key := pendingKey(!fromEditor, m.ID)
+	a := &ACPAnswer{ID: m.ID, FromEditor: fromEditor, Request: d.pending[key], Error: m.Error, Raw: m.Result}
+	if a.Request == nil {
+		return a, true
+	}
+	delete(d.pending, key)
+	a.Request.Replaces = nil
+	a.Result = decodeACPResult(a.Request.Method, m.Result)
+	return a, true
+}
+
+// decodeACPResult decodes an answer's result by its request's method.
+func decodeACPResult(method string, raw json.RawMessage) ACPResult {
+	var r ACPResult
+	if len(raw) == 0 {
+		return r
+	}
+	switch method {
+	case "initialize":
+		_ = json.Unmarshal(raw, &r.Initialize)
+	case "session/new", "session/load", "session/resume", "session/fork", "session/set_config_option", "session/set_mode":
+		_ = json.Unmarshal(raw, &r.Session)
+	case "session/prompt":
+		_ = json.Unmarshal(raw, &r.Prompt)
+	case "cursor/task":
+		_ = json.Unmarshal(raw, &r.Task)
+	case "session/request_permission":
+		_ = json.Unmarshal(raw, &r.Permission)
+	default:
+		if ACPWaitsOnPerson(method) {
+			r.Outcome = acpOutcome(raw)
+		}
+	}
+	return r
+}
