@@ -13,65 +13,9 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/propagation"
-	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/cursor-otel/cursor-otel/parse"
-)
-
-// ACP attributes (cursor.* where the conventions have none). The JSON-RPC
-// ones are given twice: under the names the contract and today's backends
-// use (rpc.system, rpc.jsonrpc.*), and under the conventions' current text
-// (semconv 1.43: rpc.system.name, rpc.response.status_code, jsonrpc.*).
-const (
-	RPCSystemName     = semconv.RPCSystemNameKey
-	RPCStatusCode     = semconv.RPCResponseStatusCodeKey
-	JSONRPCRequestID  = semconv.JSONRPCRequestIDKey
-	JSONRPCVersion    = semconv.JSONRPCProtocolVersionKey
-	RPCSystem         = attribute.Key("rpc.system")
-	RPCMethod         = attribute.Key("rpc.method")
-	RPCJSONRPCCode    = attribute.Key("rpc.jsonrpc.error_code")
-	RPCJSONRPCMessage = attribute.Key("rpc.jsonrpc.error_message")
-	RPCRequestID      = attribute.Key("rpc.jsonrpc.request_id")
-	ACPToolKind       = attribute.Key("cursor.tool.kind")
-	ACPToolTitle      = attribute.Key("cursor.tool.title")
-	ACPToolStatus     = attribute.Key("cursor.tool.status")
-	ACPPermOption     = attribute.Key("cursor.permission.option_id")
-	ACPPermKind       = attribute.Key("cursor.permission.option_kind")
-	ACPPermOutcome    = attribute.Key("cursor.permission.outcome")
-	ACPContextUsed    = attribute.Key("cursor.context.used_tokens")
-	ACPContextSize    = attribute.Key("cursor.context.size_tokens")
-	ACPSessionCost    = attribute.Key("cursor.session.cost") // the session's cumulative cost at the turn's last report, in cursor.usage.cost_currency
-	ACPUnanswered     = attribute.Key("cursor.acp.unanswered")
-	ACPUntracedBytes  = attribute.Key("cursor.acp.untraced_bytes")
-	ACPTurnEnd        = attribute.Key("cursor.acp.turn_end")
-	ACPPlanEntries    = attribute.Key("cursor.plan.entries")
-	ACPPlanStatuses   = attribute.Key("cursor.plan.statuses")
-	ACPMethod         = attribute.Key("cursor.acp.method")
-	// The waits on the person and the todo list.
-	ACPWait         = attribute.Key("cursor.acp.wait") // true: the agent waited on the person
-	ACPOutcome      = attribute.Key("cursor.acp.outcome")
-	ACPRequestText  = attribute.Key("cursor.acp.request")  // a wait's request, with content capture
-	ACPResponseText = attribute.Key("cursor.acp.response") // and the person's answer
-	ACPTodoStatuses = attribute.Key("cursor.todos.statuses")
-	ACPTodoEntries  = attribute.Key("cursor.todos.entries")
-	// The session's life.
-	ACPSessionTitle     = attribute.Key("cursor.session.title") // session_info_update's, with content capture
-	ACPCompactionStatus = attribute.Key("cursor.compaction.status")
-	// Who speaks (initialize).
-	AgentVersion       = attribute.Key("gen_ai.agent.version")
-	ACPAgentName       = attribute.Key("cursor.acp.agent.name")
-	ACPAgentVersion    = attribute.Key("cursor.acp.agent.version")
-	ACPClientName      = attribute.Key("cursor.acp.client.name")
-	ACPClientVersion   = attribute.Key("cursor.acp.client.version")
-	ACPProtocolVersion = attribute.Key("cursor.acp.protocol_version")
-)
-
-// Event names of an ACP turn.
-const (
-	EventACPPlan         = "cursor.plan"
-	EventACPTodos        = "cursor.todos"            // cursor/update_todos: the list as it stands
-	EventACPNotification = "cursor.acp.notification" // session/cancel, and methods the trace has no span for
 )
 
 // ACP traces an editor's ACP session: a trace per session/prompt turn. It
@@ -147,6 +91,7 @@ type acpTurn struct {
 	cost        *float64 // what the turn added to the session's cost, when known
 	sessionCost *float64 // the session's cumulative cost at the turn's last report
 	currency    string
+	totals      Totals // its usage, and its cost in currency, for the root
 	used        *int64
 	size        *int64
 	output      strings.Builder
@@ -904,16 +849,16 @@ func (a *ACP) answer(req *acpRequest, m *parse.ACPAnswer, at time.Time) {
 
 // usage records a prompt answer's token usage on its turn: as the
 // conventions define it, input includes the cached tokens
-// (parse.ACPUsage.Input); the totals under cursor.usage.* as every mode
-// gives them.
+// (parse.ACPUsage.Input); the totals under cursor.usage.* as every
+// source gives them.
 func (a *ACP) usage(t *acpTurn, u *parse.ACPUsage) {
 	if u == nil {
 		return
 	}
-	t.root.SetAttributes(InputTokens.Int64(u.Input()), OutputTokens.Int64(u.Output()),
-		CacheReadTokens.Int64(u.CacheRead()), CacheWriteTokens.Int64(u.CacheWrite()), CacheCreateTokens.Int64(u.CacheWrite()),
-		TotalInputTokens.Int64(u.Input()), TotalOutputTokens.Int64(u.Output()),
-		TotalCacheReadTokens.Int64(u.CacheRead()), TotalCacheWriteTokens.Int64(u.CacheWrite()))
+	t.totals.Usage = parse.Usage{InputTokens: u.Input() - u.CacheRead() - u.CacheWrite(), OutputTokens: u.Output(),
+		CacheReadTokens: u.CacheRead(), CacheCreationTokens: u.CacheWrite()}
+	t.root.SetAttributes(usageAttributes(t.totals.Usage)...)
+	t.root.SetAttributes(t.totals.usageTotals()...)
 }
 
 // sessionAnswer takes what an answer says of a session: its id (new,
@@ -1074,8 +1019,8 @@ func (a *ACP) endSub(sub *acpTurn, at time.Time, status, stopReason string) {
 	if sub.cost != nil {
 		sub.root.SetAttributes(GenAICost.Float64(*sub.cost))
 		top := sub.topTurn()
-		total := roundCost(*sub.cost + top.subCost)
-		top.subCost = total
+		top.subCost = roundCost(*sub.cost + top.subCost)
+		top.currency = cmp.Or(top.currency, sub.currency)
 		if sub.currency != "" {
 			sub.root.SetAttributes(CostCurrency.String(sub.currency))
 		}
@@ -1114,19 +1059,20 @@ func (a *ACP) endTurn(t *acpTurn, at time.Time, stopReason string, code codes.Co
 		// (never the traffic itself): the trace says it may lack spans.
 		root.SetAttributes(ACPUntracedBytes.Int64(lost))
 	}
-	if t.cost != nil {
-		// gen_ai.usage.cost is the turn's own (each subagent's is on its
-		// span: summed over the trace, counted once); cursor.usage.cost
-		// the turn's whole, its subagents' included.
-		root.SetAttributes(GenAICost.Float64(*t.cost), CostUSD.Float64(roundCost(*t.cost+t.subCost)))
-	} else if t.subCost > 0 {
-		root.SetAttributes(CostUSD.Float64(t.subCost))
+	if t.cost != nil || t.subCost > 0 {
+		// cursor.usage.cost is the turn's whole, its subagents'
+		// included; gen_ai.usage.cost the turn's own (each subagent's is
+		// on its span: summed over the trace, counted once).
+		t.totals.Cost, t.totals.Costed = roundCost(t.subCost), true
+		if t.cost != nil {
+			t.totals.Cost = roundCost(*t.cost + t.subCost)
+			root.SetAttributes(GenAICost.Float64(*t.cost))
+		}
 	}
+	t.totals.Currency = t.currency
+	root.SetAttributes(t.totals.costAttributes()...)
 	if t.sessionCost != nil {
 		root.SetAttributes(ACPSessionCost.Float64(*t.sessionCost))
-		if t.currency != "" {
-			root.SetAttributes(CostCurrency.String(t.currency))
-		}
 	}
 	if !t.first.IsZero() {
 		// Named as a wrapped run's model call names it.

@@ -226,3 +226,58 @@ const (
 	ErrExitStatus   = "exit_status" // the agent exited non-zero
 	ErrInterrupted  = "interrupted" // the run was sent a signal, and did not end well
 )
+
+// ACP attributes (cursor.* where the conventions have none). The JSON-RPC
+// ones are given twice: under the names the contract and today's backends
+// use (rpc.system, rpc.jsonrpc.*), and under the conventions' current text
+// (semconv 1.43: rpc.system.name, rpc.response.status_code, jsonrpc.*).
+const (
+	RPCSystemName     = semconv.RPCSystemNameKey
+	RPCStatusCode     = semconv.RPCResponseStatusCodeKey
+	JSONRPCRequestID  = semconv.JSONRPCRequestIDKey
+	JSONRPCVersion    = semconv.JSONRPCProtocolVersionKey
+	RPCSystem         = attribute.Key("rpc.system")
+	RPCMethod         = attribute.Key("rpc.method")
+	RPCJSONRPCCode    = attribute.Key("rpc.jsonrpc.error_code")
+	RPCJSONRPCMessage = attribute.Key("rpc.jsonrpc.error_message")
+	RPCRequestID      = attribute.Key("rpc.jsonrpc.request_id")
+	ACPToolKind       = attribute.Key("cursor.tool.kind")
+	ACPToolTitle      = attribute.Key("cursor.tool.title")
+	ACPToolStatus     = attribute.Key("cursor.tool.status")
+	ACPPermOption     = attribute.Key("cursor.permission.option_id")
+	ACPPermKind       = attribute.Key("cursor.permission.option_kind")
+	ACPPermOutcome    = attribute.Key("cursor.permission.outcome")
+	ACPContextUsed    = attribute.Key("cursor.context.used_tokens")
+	ACPContextSize    = attribute.Key("cursor.context.size_tokens")
+	ACPSessionCost    = attribute.Key("cursor.session.cost") // the session's cumulative cost at the turn's last report, in cursor.usage.cost_currency
+	ACPUnanswered     = attribute.Key("cursor.acp.unanswered")
+	ACPUntracedBytes  = attribute.Key("cursor.acp.untraced_bytes")
+	ACPTurnEnd        = attribute.Key("cursor.acp.turn_end")
+	ACPPlanEntries    = attribute.Key("cursor.plan.entries")
+	ACPPlanStatuses   = attribute.Key("cursor.plan.statuses")
+	ACPMethod         = attribute.Key("cursor.acp.method")
+	// The waits on the person and the todo list.
+	ACPWait         = attribute.Key("cursor.acp.wait") // true: the agent waited on the person
+	ACPOutcome      = attribute.Key("cursor.acp.outcome")
+	ACPRequestText  = attribute.Key("cursor.acp.request")  // a wait's request, with content capture
+	ACPResponseText = attribute.Key("cursor.acp.response") // and the person's answer
+	ACPTodoStatuses = attribute.Key("cursor.todos.statuses")
+	ACPTodoEntries  = attribute.Key("cursor.todos.entries")
+	// The session's life.
+	ACPSessionTitle     = attribute.Key("cursor.session.title") // session_info_update's, with content capture
+	ACPCompactionStatus = attribute.Key("cursor.compaction.status")
+	// Who speaks (initialize).
+	AgentVersion       = attribute.Key("gen_ai.agent.version")
+	ACPAgentName       = attribute.Key("cursor.acp.agent.name")
+	ACPAgentVersion    = attribute.Key("cursor.acp.agent.version")
+	ACPClientName      = attribute.Key("cursor.acp.client.name")
+	ACPClientVersion   = attribute.Key("cursor.acp.client.version")
+	ACPProtocolVersion = attribute.Key("cursor.acp.protocol_version")
+)
+
+// Event names of an ACP turn.
+const (
+	EventACPPlan         = "cursor.plan"
+	EventACPTodos        = "cursor.todos"            // cursor/update_todos: the list as it stands
+	EventACPNotification = "cursor.acp.notification" // session/cancel, and methods the trace has no span for
+)

@@ -51,24 +51,36 @@ func (t *Totals) Estimate(prices *pricing.Table, model string, u parse.Usage) (o
 	return []attribute.KeyValue{GenAICost.Float64(usd), CostCurrency.String(USD), CostPricing.String(q.Source), CostModel.String(q.Key)}, usd
 }
 
-// attributes are the totals under cursor.usage.*, and the cost when it
-// is known for every report: in its currency, and for an estimate the
-// table it came from.
+// attributes are the totals under cursor.usage.*, and the cost.
 func (t *Totals) attributes() []attribute.KeyValue {
 	if t == nil {
 		return nil
 	}
-	attrs := []attribute.KeyValue{
-		TotalInputTokens.Int64(t.Usage.InputTokens + t.Usage.CacheReadTokens + t.Usage.CacheCreationTokens), TotalOutputTokens.Int64(t.Usage.OutputTokens),
-		TotalCacheReadTokens.Int64(t.Usage.CacheReadTokens), TotalCacheWriteTokens.Int64(t.Usage.CacheCreationTokens),
+	return append(t.usageTotals(), t.costAttributes()...)
+}
+
+// usageTotals are the usage totals under cursor.usage.*: as the
+// conventions count them, input includes the cached tokens.
+func (t *Totals) usageTotals() []attribute.KeyValue {
+	u := t.Usage
+	return []attribute.KeyValue{
+		TotalInputTokens.Int64(u.InputTokens + u.CacheReadTokens + u.CacheCreationTokens), TotalOutputTokens.Int64(u.OutputTokens),
+		TotalCacheReadTokens.Int64(u.CacheReadTokens), TotalCacheWriteTokens.Int64(u.CacheCreationTokens),
 	}
-	switch {
-	case t.Unpriced > 0:
-		return append(attrs, CostPricing.String(Unpriced))
-	case !t.Costed && t.Pricing == "": // (a hook state from before Costed)
-		return attrs
+}
+
+// costAttributes are the cost when it is known for every report
+// (unpriced when a table knew none), in its currency, and for an
+// estimate the table it came from. The currency is said whenever one
+// was given, a cost known or not (ACP: the session's cost is).
+func (t *Totals) costAttributes() []attribute.KeyValue {
+	if t.Unpriced > 0 {
+		return []attribute.KeyValue{CostPricing.String(Unpriced)}
 	}
-	attrs = append(attrs, CostUSD.Float64(t.Cost))
+	var attrs []attribute.KeyValue
+	if t.Costed || t.Pricing != "" { // (Pricing alone: a hook state from before Costed)
+		attrs = append(attrs, CostUSD.Float64(t.Cost))
+	}
 	currency := t.Currency
 	if currency == "" && t.Pricing != "" {
 		currency = USD // an estimate's, in a hook state from before Currency
