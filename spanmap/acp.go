@@ -267,8 +267,7 @@ func (a *ACP) request(m *parse.ACPRequest, at time.Time) {
 func (a *ACP) abandon(req *acpRequest, at time.Time) {
 	if req.span != nil {
 		req.span.SetAttributes(ACPUnanswered.Bool(true))
-		req.span.SetStatus(codes.Error, "its id was used again before its answer")
-		req.span.End(trace.WithTimestamp(at))
+		endUnfinished(req.span, closedOpen, "its id was used again before its answer", at)
 	}
 	if req.sub != nil {
 		a.endSub(req.sub, at, "incomplete", "")
@@ -907,21 +906,15 @@ func (a *ACP) closeOpen(t *acpTurn, at time.Time, stopReason string) (unanswered
 		if req.span != nil {
 			unanswered++
 			req.span.SetAttributes(ACPUnanswered.Bool(true))
-			req.span.SetStatus(codes.Error, "no answer before the turn ended")
-			req.span.End(trace.WithTimestamp(at))
+			endUnfinished(req.span, closedOpen, "no answer before the turn ended", at)
 		}
 	}
 	for _, tl := range t.tools {
 		if !tl.ended {
 			tl.span.SetAttributes(ToolOutcome.String(OutcomeIncomplete))
-			if stopReason != "cancelled" {
-				// As a stream's and the hooks' unfinished tool: ERROR, incomplete.
-				tl.span.SetAttributes(ErrorType.String(OutcomeIncomplete))
-				tl.span.SetStatus(codes.Error, "no completion before the turn ended")
-			}
 			a.nameTool(tl)
 			tl.ended = true
-			tl.span.End(trace.WithTimestamp(later(tl.last, at)))
+			endUnfinished(tl.span, acpClosing(stopReason), "no completion before the turn ended", later(tl.last, at))
 		}
 	}
 	for k, req := range a.pending {
@@ -1012,9 +1005,9 @@ func (a *ACP) endSub(sub *acpTurn, at time.Time, status, stopReason string) {
 	case "failed", "error":
 		sub.root.SetStatus(codes.Error, "the subagent failed")
 	case "incomplete":
-		if stopReason != "cancelled" {
-			sub.root.SetStatus(codes.Error, "the subagent did not finish before the turn ended")
-		}
+		attrs, code, msg := unfinished(acpClosing(stopReason), "the subagent did not finish before the turn ended")
+		sub.root.SetAttributes(attrs...)
+		sub.root.SetStatus(code, msg)
 	}
 	if sub.cost != nil {
 		sub.root.SetAttributes(GenAICost.Float64(*sub.cost))
@@ -1129,6 +1122,8 @@ func (a *ACP) Close(at time.Time, why string, attrs ...attribute.KeyValue) {
 	for _, t := range open {
 		t.root.SetAttributes(attrs...)
 		t.root.SetAttributes(ACPTurnEnd.String("agent_exited"))
+		incomplete, _, _ := unfinished(closedOpen, why)
+		t.root.SetAttributes(incomplete...)
 		a.endTurn(t, at, "", codes.Error, why)
 	}
 }
@@ -1185,4 +1180,13 @@ func acpToolName(kind string) string {
 		return "web_fetch"
 	}
 	return kind
+}
+
+// endUnfinished ends a live span whose work was still open, by the rule
+// every source follows (unfinished).
+func endUnfinished(span trace.Span, how closing, why string, at time.Time) {
+	attrs, code, msg := unfinished(how, why)
+	span.SetAttributes(attrs...)
+	span.SetStatus(code, msg)
+	span.End(trace.WithTimestamp(at))
 }

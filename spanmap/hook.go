@@ -474,8 +474,9 @@ func (h *Hooks) toolRecord(st *HookState, gen string, call parse.ToolCall, key s
 		}
 		r.Status, r.Message = codes.Error, h.text(msg, maxMessage)
 	case OutcomeIncomplete:
-		attrs = append(attrs, ErrorType.String(OutcomeIncomplete))
-		r.Status, r.Message = codes.Error, "no completion before the session ended"
+		incomplete, code, msg := unfinished(closedOpen, "no completion before the session ended")
+		attrs = append(attrs, incomplete...)
+		r.Status, r.Message = code, msg
 	case OutcomeRejected:
 		if failure != "" {
 			attrs = append(attrs, ToolError.String(h.text(failure, maxMessage)))

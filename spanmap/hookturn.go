@@ -140,12 +140,14 @@ func (h *Hooks) closeTurn(st *HookState, end time.Time, how, reason string, last
 	case how == TurnEndSession && reason == "aborted":
 		r.Attrs = append(r.Attrs, ErrorType.String(ErrAborted))
 		r.Status, r.Message = codes.Error, "the session was aborted"
-	case how == TurnEndNextPrompt:
-		r.Attrs = append(r.Attrs, ErrorType.String(ErrIncomplete))
-		r.Status, r.Message = codes.Error, "the turn did not complete: the next prompt came before its stop"
-	case how == TurnEndIdle:
-		r.Attrs = append(r.Attrs, ErrorType.String(ErrIncomplete))
-		r.Status, r.Message = codes.Error, "the turn did not complete: no stop, and nothing more from the conversation"
+	case how == TurnEndNextPrompt, how == TurnEndIdle:
+		why := "the turn did not complete: the next prompt came before its stop"
+		if how == TurnEndIdle {
+			why = "the turn did not complete: no stop, and nothing more from the conversation"
+		}
+		incomplete, code, msg := unfinished(closedOpen, why)
+		r.Attrs = append(r.Attrs, incomplete...)
+		r.Status, r.Message = code, msg
 	}
 	st.Root = &HookRoot{TraceID: r.TraceID.String(), SpanID: r.SpanID.String()}
 	st.Turn = nil

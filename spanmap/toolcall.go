@@ -112,16 +112,16 @@ func (tc *toolCall) complete(e *parse.ToolCompleted, end time.Time, startMissing
 // called a failure.
 func (tc *toolCall) endIncomplete(end time.Time, interrupted, untraced bool) {
 	p := tc.pending(tc.call, OutcomeIncomplete, later(end, tc.start))
+	how, why := closedOpen, "no completion before the stream ended"
 	switch {
 	case untraced:
-		p.attrs = append(p.attrs, StreamUntraced.Bool(true))
+		how = closedUntraced
 	case interrupted:
-		p.attrs = append(p.attrs, ErrorType.String(OutcomeIncomplete))
-		p.code, p.message = codes.Error, "interrupted"
-	default:
-		p.attrs = append(p.attrs, ErrorType.String(OutcomeIncomplete))
-		p.code, p.message = codes.Error, "no completion before the stream ended"
+		why = "interrupted"
 	}
+	var attrs []attribute.KeyValue
+	attrs, p.code, p.message = unfinished(how, why)
+	p.attrs = append(p.attrs, attrs...)
 	tc.parent.p.grow(p.start, p.end)
 	tc.parent.sess.rec.emit(p)
 }
