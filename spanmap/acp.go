@@ -339,12 +339,13 @@ func (a *ACP) listEvent(t *acpTurn, at time.Time, name string, statusKey, textKe
 
 // common are the attributes every span of a session carries.
 func (a *ACP) common(s *acpSession, op string) []attribute.KeyValue {
-	attrs := []attribute.KeyValue{AgentName.String(a.agentName())}
+	var conversation string
+	if s != nil {
+		conversation = s.id
+	}
+	attrs := a.rec.identity(a.agentName(), conversation)
 	if op != "" {
 		attrs = append(attrs, OperationName.String(op))
-	}
-	if s != nil && s.id != "" {
-		attrs = append(attrs, ConversationID.String(s.id))
 	}
 	return attrs
 }
@@ -430,17 +431,8 @@ func (a *ACP) agentName() string {
 
 // who are the attributes naming the agent and the editor, on each root.
 func (a *ACP) who() []attribute.KeyValue {
-	var attrs []attribute.KeyValue
-	for _, kv := range []struct {
-		key   attribute.Key
-		value string
-	}{{AgentVersion, a.agentVersion}, {ACPAgentName, a.agent}, {ACPAgentVersion, a.agentVersion},
-		{ACPClientName, a.client}, {ACPClientVersion, a.clientVersion}, {ACPProtocolVersion, a.protocol}} {
-		if kv.value != "" {
-			attrs = append(attrs, kv.key.String(a.rec.text(kv.value, maxMessage)))
-		}
-	}
-	return attrs
+	return a.rec.facts(said{AgentVersion, a.agentVersion}, said{ACPAgentName, a.agent}, said{ACPAgentVersion, a.agentVersion},
+		said{ACPClientName, a.client}, said{ACPClientVersion, a.clientVersion}, said{ACPProtocolVersion, a.protocol})
 }
 
 func (a *ACP) beginTurn(req *acpRequest, m *parse.ACPRequest, at time.Time) {
@@ -460,21 +452,10 @@ func (a *ACP) beginTurn(req *acpRequest, m *parse.ACPRequest, at time.Time) {
 			parent = ctx
 		}
 	}
-	attrs := append(a.common(s, "invoke_agent"), ProviderName.String("cursor"))
+	attrs := a.rec.rootAttributes(a.agentName(), said{ConversationID, s.id}, said{RequestModel, s.model},
+		said{Cwd, s.cwd}, said{ComposerMode, s.mode}, said{ACPSessionTitle, s.title})
 	attrs = append(attrs, a.who()...)
 	attrs = append(attrs, rpcAttrs(m)...)
-	if s.model != "" {
-		attrs = append(attrs, RequestModel.String(s.model))
-	}
-	if s.mode != "" {
-		attrs = append(attrs, ComposerMode.String(s.mode))
-	}
-	if s.cwd != "" {
-		attrs = append(attrs, Cwd.String(a.rec.text(s.cwd, maxMessage)))
-	}
-	if s.title != "" {
-		attrs = append(attrs, ACPSessionTitle.String(s.title))
-	}
 	if a.rec.opts.CaptureContent {
 		var text strings.Builder
 		for _, b := range p.Prompt {

@@ -419,7 +419,7 @@ func (h *Hooks) cover(st *HookState, gen string, start time.Time) {
 // identity is what every span of a conversation says of whom it belongs
 // to (see pending.identity): the conversation, and the agent.
 func (h *Hooks) identity(st *HookState, agent string) []attribute.KeyValue {
-	return []attribute.KeyValue{AgentName.String(agent), ConversationID.String(h.text(st.ConversationID, maxMessage))}
+	return h.shaper.identity(agent, st.ConversationID)
 }
 
 func (h *Hooks) toolDone(st *HookState, ev parse.HookEvent, now time.Time) SpanRecord {

@@ -157,16 +157,8 @@ func (h *Hooks) closeTurn(st *HookState, end time.Time, how, reason string, last
 // root is the root span of a turn keyed key, with what the conversation
 // says of itself.
 func (h *Hooks) root(st *HookState, key string, start, end time.Time) SpanRecord {
-	attrs := append([]attribute.KeyValue{OperationName.String(OpInvokeAgent), ProviderName.String("cursor"), Source.String("hooks")},
-		h.identity(st, "cursor-agent")...)
-	for _, a := range []struct {
-		key   attribute.Key
-		value string
-	}{{RequestModel, st.Model}, {Cwd, st.Workspace}, {CursorVersion, st.CursorVersion}, {ComposerMode, st.Mode}} {
-		if v := h.text(a.value, maxMessage); v != "" {
-			attrs = append(attrs, a.key.String(v))
-		}
-	}
+	attrs := append(h.rootAttributes("cursor-agent", said{ConversationID, st.ConversationID}, said{RequestModel, st.Model},
+		said{Cwd, st.Workspace}, said{CursorVersion, st.CursorVersion}, said{ComposerMode, st.Mode}), Source.String("hooks"))
 	return SpanRecord{TraceID: turnTraceID(st.ConversationID, key), SpanID: turnRootID(st.ConversationID, key),
 		Name: SessionName, Kind: trace.SpanKindClient, Start: start, End: end, Attrs: attrs}
 }

@@ -80,12 +80,8 @@ func (r *Recorder) newSession(sc trace.SpanContext) *session {
 		name: SessionName,
 		// cursor-agent runs outside cursor-otel, and talks to Cursor's
 		// service: the conventions' invoke_agent client span.
-		kind: trace.SpanKindClient,
-		attrs: []attribute.KeyValue{
-			OperationName.String(OpInvokeAgent),
-			ProviderName.String("cursor"),
-			AgentName.String("cursor-agent"),
-		},
+		kind:  trace.SpanKindClient,
+		attrs: r.rootAttributes("cursor-agent"),
 	}
 	return s
 }
@@ -133,7 +129,7 @@ func (s *session) handle(ev parse.Event, t time.Time, told bool) {
 	h := ev.Head()
 	if h.SessionID != "" && s.convID == "" {
 		s.convID = h.SessionID
-		s.span.attrs = append(s.span.attrs, ConversationID.String(h.SessionID))
+		s.span.attrs = append(s.span.attrs, s.rec.facts(said{ConversationID, h.SessionID})...)
 	}
 	s.span.grow(t, t)
 	end := t
@@ -190,16 +186,8 @@ func (s *session) handle(ev parse.Event, t time.Time, told bool) {
 func (s *session) init(e *parse.Init) {
 	s.sawInit = true
 	s.model = s.rec.text(e.Model, maxMessage)
-	add := func(k attribute.Key, v string) {
-		if v = s.rec.text(v, maxMessage); v != "" {
-			s.span.attrs = append(s.span.attrs, k.String(v))
-		}
-	}
-	add(RequestModel, e.Model)
-	add(Cwd, e.Cwd)
-	add(PermissionMode, e.PermissionMode)
-	add(APIKeySource, e.APIKeySource)
-	add(RequestID, e.RequestID)
+	s.span.attrs = append(s.span.attrs, s.rec.facts(said{RequestModel, e.Model}, said{Cwd, e.Cwd},
+		said{PermissionMode, e.PermissionMode}, said{APIKeySource, e.APIKeySource}, said{RequestID, e.RequestID})...)
 }
 
 func (s *session) setResult(e *parse.Result) {

@@ -1,0 +1,41 @@
+package spanmap
+
+import "go.opentelemetry.io/otel/attribute"
+
+// A turn's root is opened the same way whichever source told the turn:
+// the stream's session, the hooks' turn and ACP's prompt turn are each an
+// invoke_agent client span with what is known of the conversation.
+
+// said is one thing a span says of the conversation, left out when empty.
+type said struct {
+	key   attribute.Key
+	value string
+}
+
+// facts are the facts given as attributes, each bounded and redacted as
+// text, the empty left out.
+func (r *shaper) facts(fs ...said) []attribute.KeyValue {
+	attrs := make([]attribute.KeyValue, 0, len(fs))
+	for _, f := range fs {
+		if v := r.text(f.value, maxMessage); v != "" {
+			attrs = append(attrs, f.key.String(v))
+		}
+	}
+	return attrs
+}
+
+// rootAttributes are what a turn's root says as it opens: the
+// operation, the provider, the agent, and the facts known so far (the
+// conversation, its model, working directory, mode…).
+func (r *shaper) rootAttributes(agent string, fs ...said) []attribute.KeyValue {
+	return append([]attribute.KeyValue{OperationName.String(OpInvokeAgent), ProviderName.String("cursor"), AgentName.String(agent)}, r.facts(fs...)...)
+}
+
+// identity is what every span of a conversation says of whom it belongs
+// to, for the backends that group spans by conversation and draw each
+// agent's timeline: the agent whose span it is in, and the conversation
+// when one is known. (A stream's spans take it from their session at
+// their end: pending.withIdentity.)
+func (r *shaper) identity(agent, conversation string) []attribute.KeyValue {
+	return append([]attribute.KeyValue{AgentName.String(agent)}, r.facts(said{ConversationID, conversation})...)
+}
