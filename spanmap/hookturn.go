@@ -58,9 +58,21 @@ func (h *Hooks) enter(st *HookState, event, gen string, now time.Time) []SpanRec
 	if key == "" {
 		key = "#" + strconv.Itoa(st.Turns)
 	}
-	st.Turn = &HookTurn{Key: key, Number: st.Turns, Start: now, Last: now, Link: st.Root, Compactions: st.Compactions}
+	st.Turn = &HookTurn{Key: key, Number: st.Turns, Start: now, Last: now, Link: h.lastRoot(st), Compactions: st.Compactions}
 	st.Compactions = nil
 	return done
+}
+
+// lastRoot is the root of the conversation's last turn, for a new turn
+// to link to: whoever traced it (a wrapped run, ACP, hooks in another
+// state) when Options.Turns knows it, else the last this state closed.
+func (h *Hooks) lastRoot(st *HookState) *HookRoot {
+	if turns := h.opts.Turns; turns != nil && st.ConversationID != "" {
+		if last, ok := turns.Last(st.ConversationID); ok {
+			return &HookRoot{TraceID: last.TraceID().String(), SpanID: last.SpanID().String()}
+		}
+	}
+	return st.Root
 }
 
 // closedTurn is the turn of a generation whose chat span is made.
@@ -150,6 +162,9 @@ func (h *Hooks) closeTurn(st *HookState, end time.Time, how, reason string, last
 		r.Status, r.Message = code, msg
 	}
 	st.Root = &HookRoot{TraceID: r.TraceID.String(), SpanID: r.SpanID.String()}
+	if turns := h.opts.Turns; turns != nil && st.ConversationID != "" {
+		turns.SetLast(st.ConversationID, st.Root.SpanContext())
+	}
 	st.Turn = nil
 	return append(done, r)
 }

@@ -1,7 +1,6 @@
 package spanmap
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"maps"
@@ -143,47 +142,9 @@ func oneTreeStream(t *testing.T) tracetest.SpanStubs {
 }
 
 // oneTreeHooks steps each hook event as a process of its own: the state
-// read back, the records through the spool.
+// read back, the records through the spool (hookConversation).
 func oneTreeHooks(t *testing.T) tracetest.SpanStubs {
-	store := oneTreeStore(t)
-	f, err := os.Open("testdata/onetree/hooks.ndjson")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	exp := tracetest.NewInMemoryExporter()
-	tp := sdktrace.NewTracerProvider(sdktrace.WithIDGenerator(NewIDGenerator()), sdktrace.WithSyncer(exp))
-	now := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
-	var saved []byte
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		ev, err := parse.DecodeHook(sc.Bytes())
-		if err != nil {
-			t.Fatal(err)
-		}
-		var st HookState
-		if saved != nil {
-			if err := jsonUnmarshal(saved, &st); err != nil {
-				t.Fatal(err)
-			}
-		}
-		now = now.Add(time.Second)
-		for _, r := range NewHooks(Options{Turns: store}).Step(&st, ev, now) {
-			b, err := r.MarshalJSON()
-			if err != nil {
-				t.Fatal(err)
-			}
-			var back SpanRecord
-			if err := back.UnmarshalJSON(b); err != nil {
-				t.Fatal(err)
-			}
-			Emit(context.Background(), tp.Tracer("hook"), back)
-		}
-		if saved, err = jsonMarshal(&st); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return exp.GetSpans()
+	return hookConversation(t, "testdata/onetree/hooks.ndjson", Options{Turns: oneTreeStore(t)})
 }
 
 // oneTreeACP runs each turn's messages through an agent process of its
@@ -347,4 +308,58 @@ func oneTreeWait(s tracetest.SpanStub, byID map[trace.SpanID]tracetest.SpanStub)
 		answer = "error"
 	}
 	return s.Name + " under " + byID[s.Parent.SpanID()].Name + ": " + answer
+}
+
+// A conversation continued by another source links to its last turn
+// whoever traced it, through the store they share: a wrapped run, then
+// the editor's hooks, then an ACP agent loading the session.
+func TestTurnsLinkAcrossSources(t *testing.T) {
+	store := oneTreeStore(t)
+	stream := recordFile(t, "testdata/onetree/stream-turn1.ndjson", Options{Turns: store})
+	first, _ := store.Last("conv-one")
+	if first.SpanID() != spansNamed(stream, OpInvokeAgent)[0].SpanContext.SpanID() {
+		t.Fatalf("the stream's turn is not the conversation's last: %v", first)
+	}
+
+	var st HookState // a state of its own: the hooks never saw the first turn
+	h := NewHooks(Options{Turns: store})
+	now := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
+	var hookRoot SpanRecord
+	for _, line := range []string{
+		`{"hook_event_name":"beforeSubmitPrompt","conversation_id":"conv-one","generation_id":"gen-2","prompt":"Apply it"}`,
+		`{"hook_event_name":"stop","conversation_id":"conv-one","generation_id":"gen-2","status":"completed"}`,
+	} {
+		now = now.Add(time.Second)
+		ev, err := parse.DecodeHook([]byte(line))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range h.Step(&st, ev, now) {
+			if !r.Parent.IsValid() {
+				hookRoot = r
+			}
+		}
+	}
+	if len(hookRoot.Links) != 1 || hookRoot.Links[0].SpanID != first.SpanID() || hookRoot.Links[0].TraceID != first.TraceID() {
+		t.Fatalf("the hooks' turn links to %v, want the stream's %v", hookRoot.Links, first)
+	}
+
+	rec := tracetest.NewSpanRecorder()
+	a := NewACP(context.Background(), sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec)).Tracer(""), Options{Turns: store})
+	d := parse.NewACPDecoder()
+	at := time.Unix(1_800_000_000, 0)
+	for _, l := range []string{
+		`>{"jsonrpc":"2.0","id":1,"method":"session/load","params":{"sessionId":"conv-one","cwd":"/work/app","mcpServers":[]}}`,
+		`<{"jsonrpc":"2.0","id":1,"result":{}}`,
+		`>{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"conv-one","prompt":[]}}`,
+		`<{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}`,
+	} {
+		m, _ := d.Decode(l[0] == '>', []byte(l[1:]))
+		at = at.Add(time.Millisecond)
+		a.Observe(m, at)
+	}
+	roots := rootsByPrompt(rec.Ended())
+	if len(roots) != 1 || len(roots[0].Links()) != 1 || roots[0].Links()[0].SpanContext.SpanID() != hookRoot.SpanID {
+		t.Fatalf("the ACP turn's links: %v, want the hooks' turn %s", roots, hookRoot.SpanID)
+	}
 }
