@@ -417,7 +417,7 @@ func (h *Hooks) cover(st *HookState, gen string, start time.Time) {
 }
 
 // identity is what every span of a conversation says of whom it belongs
-// to (see pending.identity): the conversation, and the agent.
+// to (see draft.withIdentity): the conversation, and the agent.
 func (h *Hooks) identity(st *HookState, agent string) []attribute.KeyValue {
 	return h.shaper.identity(agent, st.ConversationID)
 }
@@ -454,38 +454,24 @@ func (h *Hooks) toolDone(st *HookState, ev parse.HookEvent, now time.Time) SpanR
 // toolRecord is a tool call's span; errType is error.type for an
 // outcome of error ("error" when empty).
 func (h *Hooks) toolRecord(st *HookState, gen string, call parse.ToolCall, key string, start, end time.Time, outcome, errType, failure, result string) SpanRecord {
-	name := cmp.Or(h.text(call.Name, maxMessage), "unknown")
-	attrs := append(h.toolAttributes(call, name), ToolOutcome.String(outcome))
-	attrs = append(attrs, h.identity(st, "cursor-agent")...)
+	p := h.toolDraft(call, outcome)
+	p.attrs = append(p.attrs, h.identity(st, "cursor-agent")...)
 	if h.opts.CaptureContent && result != "" {
-		attrs = append(attrs, ToolResult.String(h.jsonText(result, h.opts.MaxContent)))
+		p.attrs = append(p.attrs, ToolResult.String(h.jsonText(result, h.opts.MaxContent)))
 	}
-	r := SpanRecord{TraceID: turnTraceID(st.ConversationID, turnOf(st, gen)), SpanID: hookSpanID(st.ConversationID, "tool", key),
-		Parent: h.generationParent(st, gen), Name: "execute_tool " + name, Kind: trace.SpanKindInternal, Start: start, End: end}
-	switch outcome {
-	case OutcomeError:
-		msg := cmp.Or(failure, "tool call failed")
-		if failure == "" && call.Facts.ExitCode != nil {
-			msg = "exit status " + strconv.FormatInt(*call.Facts.ExitCode, 10)
-		}
-		attrs = append(attrs, ErrorType.String(cmp.Or(errType, ErrTool)))
-		if failure != "" {
-			attrs = append(attrs, ToolError.String(h.text(failure, maxMessage)))
-		}
-		r.Status, r.Message = codes.Error, h.text(msg, maxMessage)
-	case OutcomeIncomplete:
-		incomplete, code, msg := unfinished(closedOpen, "no completion before the session ended")
-		attrs = append(attrs, incomplete...)
-		r.Status, r.Message = code, msg
-	case OutcomeRejected:
-		if failure != "" {
-			attrs = append(attrs, ToolError.String(h.text(failure, maxMessage)))
-		}
+	if outcome == OutcomeIncomplete {
+		var incomplete []attribute.KeyValue
+		incomplete, p.code, p.message = unfinished(closedOpen, "no completion before the session ended")
+		p.attrs = append(p.attrs, incomplete...)
+	} else {
+		h.toolEnd(p, call, outcome, cmp.Or(errType, ErrTool), failure)
 	}
 	if !h.opts.CaptureContent {
-		attrs = append(attrs, metadataView(attrs)...)
+		p.attrs = append(p.attrs, metadataView(p.attrs)...)
 	}
-	r.Attrs = attrs
+	p.start, p.end = start, end
+	r := p.record()
+	r.TraceID, r.SpanID, r.Parent = turnTraceID(st.ConversationID, turnOf(st, gen)), hookSpanID(st.ConversationID, "tool", key), h.generationParent(st, gen)
 	return r
 }
 

@@ -13,7 +13,7 @@ import (
 // modelCall is the state of one open model call.
 type modelCall struct {
 	sess *session
-	p    pending
+	p    draft
 	id   string
 
 	withSession bool      // it starts with its session (see openModelCall)
@@ -53,7 +53,7 @@ func (s *session) newModelCall(start time.Time) *modelCall {
 	if s.model != "" {
 		attrs = append(attrs, RequestModel.String(s.model))
 	}
-	mc := &modelCall{sess: s, last: start, p: pending{
+	mc := &modelCall{sess: s, last: start, p: draft{
 		sc: s.rec.child(s.span.sc), parent: s.span.sc, name: name, kind: trace.SpanKindClient, in: &s.span,
 		start: start, end: start, attrs: attrs,
 	}}

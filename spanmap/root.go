@@ -35,7 +35,7 @@ func (r *shaper) rootAttributes(agent string, fs ...said) []attribute.KeyValue {
 // to, for the backends that group spans by conversation and draw each
 // agent's timeline: the agent whose span it is in, and the conversation
 // when one is known. (A stream's spans take it from their session at
-// their end: pending.withIdentity.)
+// their end: draft.withIdentity.)
 func (r *shaper) identity(agent, conversation string) []attribute.KeyValue {
 	return append([]attribute.KeyValue{AgentName.String(agent)}, r.facts(said{ConversationID, conversation})...)
 }

@@ -21,7 +21,7 @@ const maxEventsPerKind = 32
 // session is the state of one open session.
 type session struct {
 	rec   *Recorder
-	span  pending
+	span  draft
 	clock clock
 
 	startFixed bool      // the session began at a known time (Begin)
@@ -75,7 +75,7 @@ func (r *Recorder) newSession(sc trace.SpanContext) *session {
 		_, probe := r.tracer.Start(r.ctx, SessionName, trace.WithSpanKind(trace.SpanKindClient))
 		sc = probe.SpanContext()
 	}
-	s.span = pending{
+	s.span = draft{
 		sc:   sc,
 		name: SessionName,
 		// cursor-agent runs outside cursor-otel, and talks to Cursor's

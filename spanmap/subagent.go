@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/cursor-otel/cursor-otel/parse"
@@ -19,10 +18,10 @@ import (
 // says its own start and end, within the task's, is placed there; anything
 // else is put at the task's end, with no duration, and marked
 // cursor.time_unknown.
-func (s *session) subagent(task *pending, sub *parse.Subagent) {
+func (s *session) subagent(task *draft, sub *parse.Subagent) {
 	rec := s.rec
 	name := cmp.Or(rec.text(sub.Type, maxMessage), "subagent")
-	agent := &pending{
+	agent := &draft{
 		sc: rec.child(task.sc), parent: task.sc, name: "invoke_agent " + name, kind: trace.SpanKindInternal, in: task.in,
 		start: task.start, end: task.end,
 		attrs: []attribute.KeyValue{
@@ -76,8 +75,8 @@ func (s *session) subagent(task *pending, sub *parse.Subagent) {
 
 // subagentTurn is one model call of a subagent.
 type subagentTurn struct {
-	p         pending
-	task      *pending  // the agent's span, which covers the task
+	p         draft
+	task      *draft  // the agent's span, which covers the task
 	at        time.Time // where what has no time of its own is put: the task's end
 	tools     int
 	timed     bool // a tool call of the turn said its own times
@@ -86,14 +85,14 @@ type subagentTurn struct {
 	calls     []toolPart
 }
 
-func newSubagentTurn(rec *Recorder, agent *pending, model string) *subagentTurn {
+func newSubagentTurn(rec *Recorder, agent *draft, model string) *subagentTurn {
 	name := "chat"
 	attrs := []attribute.KeyValue{OperationName.String(OpChat), ProviderName.String("cursor")}
 	if model != "" {
 		name += " " + model
 		attrs = append(attrs, RequestModel.String(model))
 	}
-	return &subagentTurn{task: agent, at: agent.end, p: pending{sc: rec.child(agent.sc), parent: agent.sc, name: name, kind: trace.SpanKindClient, in: agent, attrs: attrs}}
+	return &subagentTurn{task: agent, at: agent.end, p: draft{sc: rec.child(agent.sc), parent: agent.sc, name: name, kind: trace.SpanKindClient, in: agent, attrs: attrs}}
 }
 
 // tool records one tool call of the turn.
@@ -115,22 +114,13 @@ func (c *subagentTurn) tool(rec *Recorder, st parse.Step, place func(time.Time) 
 	if st.Result != nil {
 		outcome = st.Result.Outcome
 	}
-	p := &pending{
-		sc: rec.child(c.p.sc), parent: c.p.sc, name: "execute_tool " + name, kind: trace.SpanKindInternal, in: c.task,
-		start: start, end: end,
-		attrs: append(rec.toolAttributes(call, name), ToolOutcome.String(string(outcome))),
-	}
+	p := rec.toolDraft(call, string(outcome))
+	p.sc, p.parent, p.in, p.start, p.end = rec.child(c.p.sc), c.p.sc, c.task, start, end
 	if !timed {
 		p.attrs = append(p.attrs, TimeUnknown.Bool(true))
 	}
-	if r := st.Result; r != nil && r.Outcome != parse.Success {
-		if msg := rec.text(r.Message, maxMessage); msg != "" {
-			p.attrs = append(p.attrs, ToolError.String(msg))
-		}
-		if r.Outcome == parse.Failed {
-			p.attrs = append(p.attrs, ErrorType.String(toolErrorType(r.Kind)))
-			p.code, p.message = codes.Error, rec.text(cmp.Or(r.Message, "tool call failed"), maxMessage)
-		}
+	if r := st.Result; r != nil {
+		rec.toolEnd(p, call, string(r.Outcome), toolErrorType(r.Kind), r.Message)
 	}
 	rec.emit(p)
 	c.p.grow(start, end)
