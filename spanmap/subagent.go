@@ -76,7 +76,7 @@ func (s *session) subagent(task *draft, sub *parse.Subagent) {
 // subagentTurn is one model call of a subagent.
 type subagentTurn struct {
 	p         draft
-	task      *draft  // the agent's span, which covers the task
+	task      *draft    // the agent's span, which covers the task
 	at        time.Time // where what has no time of its own is put: the task's end
 	tools     int
 	timed     bool // a tool call of the turn said its own times
