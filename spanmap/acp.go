@@ -933,7 +933,7 @@ func (a *ACP) subagent(t *acpTurn, toolCallID, name string, at time.Time) *acpTu
 	if tool != nil {
 		parent = tool.ctx
 	}
-	attrs := append(a.common(top.sess, "invoke_agent"), ProviderName.String("cursor"))
+	attrs := a.rec.rootAttributes(a.agentName(), said{ConversationID, top.sess.id})
 	if toolCallID != "" {
 		attrs = append(attrs, ToolCallID.String(toolCallID))
 	}

@@ -484,22 +484,15 @@ func (h *Hooks) generationParent(st *HookState, gen string) trace.SpanID {
 
 func (h *Hooks) generationDone(st *HookState, id string, g *HookGeneration, end time.Time, status string) SpanRecord {
 	model := cmp.Or(g.Model, st.Model)
-	name := "chat"
-	attrs := []attribute.KeyValue{OperationName.String(OpChat), ProviderName.String("cursor"), GenerationID.String(h.text(id, maxMessage)),
-		ToolCalls.Int(g.ToolCalls)}
-	attrs = append(attrs, h.identity(st, "cursor-agent")...)
-	if m := h.text(model, maxMessage); m != "" {
-		name += " " + m
-		attrs = append(attrs, RequestModel.String(m))
-	}
+	p := chatDraft(h.text(model, maxMessage))
+	p.attrs = append(p.attrs, GenerationID.String(h.text(id, maxMessage)))
+	p.attrs = append(p.attrs, h.identity(st, "cursor-agent")...)
 	if g.Usage != nil {
 		// The generation's own usage, by the conventions; the session
 		// keeps the sum under cursor.usage.*, so that it counts once.
-		attrs = append(attrs, usageAttributes(*g.Usage)...)
-		attrs = append(attrs, h.price(st, model, *g.Usage)...)
+		p.attrs = append(p.attrs, usageAttributes(*g.Usage)...)
+		p.attrs = append(p.attrs, h.price(st, model, *g.Usage)...)
 	}
-	r := SpanRecord{TraceID: turnTraceID(st.ConversationID, g.Turn), SpanID: hookSpanID(st.ConversationID, "generation", id),
-		Parent: turnRootID(st.ConversationID, g.Turn), Name: name, Kind: trace.SpanKindClient, Start: g.Start, End: later(end, g.Last)}
 	var thinking time.Duration
 	var reasoning []string
 	for _, t := range g.Thoughts {
@@ -509,30 +502,27 @@ func (h *Hooks) generationDone(st *HookState, id string, g *HookGeneration, end 
 			ea = append(ea, ThinkingText.String(h.text(t.Text, h.opts.MaxContent)))
 			reasoning = append(reasoning, h.text(t.Text, h.opts.MaxContent))
 		}
-		r.Events = append(r.Events, RecordEvent{Name: EventThinking, At: t.At, Attrs: ea})
+		p.addEvent(EventThinking, t.At, ea...)
 	}
 	if thinking > 0 {
-		attrs = append(attrs, ThinkingMs.Int64(thinking.Milliseconds()))
+		p.attrs = append(p.attrs, ThinkingMs.Int64(thinking.Milliseconds()))
 	}
 	finish := "stop"
 	switch status {
 	case "error":
 		finish = "error"
-		attrs = append(attrs, ErrorType.String(ErrAgent))
-		r.Status, r.Message = codes.Error, "the generation ended in error"
+		p.attrs = append(p.attrs, ErrorType.String(ErrAgent))
+		p.code, p.message = codes.Error, "the generation ended in error"
 	case "aborted", "incomplete":
 		finish = status
 	}
-	attrs = append(attrs, FinishReasons.StringSlice([]string{finish}))
-	if h.opts.CaptureContent {
-		if g.Prompt != "" {
-			attrs = append(attrs, InputMessages.String(inputMessage(h.text(g.Prompt, h.opts.MaxContent))))
-		}
-		if g.Text != "" || len(reasoning) > 0 {
-			attrs = append(attrs, OutputMessages.String(h.outputMessage(finish, reasoning, h.text(g.Text, h.opts.MaxContent), nil)))
-		}
+	if h.opts.CaptureContent && g.Prompt != "" {
+		p.attrs = append(p.attrs, InputMessages.String(inputMessage(h.text(g.Prompt, h.opts.MaxContent))))
 	}
-	r.Attrs = attrs
+	h.chatEnd(&p, g.ToolCalls, finish, reasoning, h.text(g.Text, h.opts.MaxContent), nil)
+	p.start, p.end = g.Start, later(end, g.Last)
+	r := p.record()
+	r.TraceID, r.SpanID, r.Parent = turnTraceID(st.ConversationID, g.Turn), hookSpanID(st.ConversationID, "generation", id), turnRootID(st.ConversationID, g.Turn)
 	return r
 }
 
@@ -576,7 +566,7 @@ func mergeSubagent(start, stop parse.SubagentFacts) parse.SubagentFacts {
 func (h *Hooks) subagentRecord(st *HookState, id string, s *HookSubagent, end time.Time) SpanRecord {
 	h.told(st, subagentKey(id)) // a stop told again makes no second span
 	typ := cmp.Or(h.text(s.Type, maxMessage), "subagent")
-	attrs := append([]attribute.KeyValue{OperationName.String(OpInvokeAgent), ProviderName.String("cursor")}, h.identity(st, typ)...)
+	attrs := h.rootAttributes(typ, said{ConversationID, st.ConversationID})
 	if id != "" {
 		attrs = append(attrs, AgentID.String(h.text(id, maxMessage)), SubagentID.String(h.text(id, maxMessage)))
 	}

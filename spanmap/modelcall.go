@@ -5,7 +5,6 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
-	"go.opentelemetry.io/otel/trace"
 
 	"github.com/cursor-otel/cursor-otel/parse"
 )
@@ -45,18 +44,8 @@ type thinkingPhase struct {
 }
 
 func (s *session) newModelCall(start time.Time) *modelCall {
-	name := "chat"
-	if s.model != "" {
-		name = "chat " + s.model
-	}
-	attrs := []attribute.KeyValue{OperationName.String(OpChat), ProviderName.String("cursor")}
-	if s.model != "" {
-		attrs = append(attrs, RequestModel.String(s.model))
-	}
-	mc := &modelCall{sess: s, last: start, p: draft{
-		sc: s.rec.child(s.span.sc), parent: s.span.sc, name: name, kind: trace.SpanKindClient, in: &s.span,
-		start: start, end: start, attrs: attrs,
-	}}
+	mc := &modelCall{sess: s, last: start, p: chatDraft(s.model)}
+	mc.p.sc, mc.p.parent, mc.p.in, mc.p.start, mc.p.end = s.rec.child(s.span.sc), s.span.sc, &s.span, start, start
 	limit := 2 * s.rec.opts.MaxContent // collect more than is kept, so redaction sees whole secrets
 	mc.messages.max, mc.deltaText.max, mc.reasoning.max = limit, limit, limit
 	return mc
@@ -155,7 +144,7 @@ func (mc *modelCall) end() {
 
 func (mc *modelCall) emit() {
 	s, rec := mc.sess, mc.sess.rec
-	attrs := append(mc.p.attrs, ToolCalls.Int(mc.tools))
+	attrs := mc.p.attrs
 	// The time to the first output is a measure only when both ends are:
 	// the output's own time, and a start that is not a guess.
 	if !mc.firstOutput.IsZero() && mc.firstTold && (!mc.withSession || s.startKnown) {
@@ -169,6 +158,11 @@ func (mc *modelCall) emit() {
 	if mc.thinking > 0 {
 		attrs = append(attrs, ThinkingMs.Int64(mc.thinking.Milliseconds()))
 	}
+	if mc.failure != "" {
+		attrs = append(attrs, ErrorType.String(ErrAgent))
+		mc.p.code, mc.p.message = codes.Error, mc.failure
+	}
+	mc.p.attrs = attrs
 	finish := "stop"
 	if mc.tools > 0 {
 		finish = "tool_call"
@@ -176,29 +170,21 @@ func (mc *modelCall) emit() {
 	if mc.failure != "" {
 		finish = "error"
 	}
-	attrs = append(attrs, FinishReasons.StringSlice([]string{finish}))
+	var text string
+	var reasoning []string
 	if rec.opts.CaptureContent {
 		out := &mc.deltaText
 		if mc.hasText {
 			out = &mc.messages
 		}
-		text := ""
 		if out.b.Len() > 0 {
 			text = rec.text(out.String(), rec.opts.MaxContent)
 		}
-		var reasoning []string
 		if mc.reasoning.b.Len() > 0 {
 			reasoning = []string{rec.text(mc.reasoning.String(), rec.opts.MaxContent)}
 		}
-		if text != "" || len(reasoning) > 0 || len(mc.calls) > 0 {
-			attrs = append(attrs, OutputMessages.String(rec.outputMessage(finish, reasoning, text, mc.calls)))
-		}
 	}
-	if mc.failure != "" {
-		attrs = append(attrs, ErrorType.String(ErrAgent))
-		mc.p.code, mc.p.message = codes.Error, mc.failure
-	}
-	mc.p.attrs = attrs
+	rec.chatEnd(&mc.p, mc.tools, finish, reasoning, text, mc.calls)
 	s.span.grow(mc.p.start, mc.p.end)
 	rec.emit(&mc.p)
 	// The session keeps ended calls by id for late events; their text is

@@ -24,9 +24,10 @@ func (r *shaper) facts(fs ...said) []attribute.KeyValue {
 	return attrs
 }
 
-// rootAttributes are what a turn's root says as it opens: the
-// operation, the provider, the agent, and the facts known so far (the
-// conversation, its model, working directory, mode…).
+// rootAttributes are what an agent's span says as it opens, a turn's
+// root or a subagent's: the operation, the provider, the agent, and the
+// facts known so far (the conversation, its model, working directory,
+// mode…).
 func (r *shaper) rootAttributes(agent string, fs ...said) []attribute.KeyValue {
 	return append([]attribute.KeyValue{OperationName.String(OpInvokeAgent), ProviderName.String("cursor"), AgentName.String(agent)}, r.facts(fs...)...)
 }

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/cursor-otel/cursor-otel/parse"
@@ -24,10 +23,7 @@ func (s *session) subagent(task *draft, sub *parse.Subagent) {
 	agent := &draft{
 		sc: rec.child(task.sc), parent: task.sc, name: "invoke_agent " + name, kind: trace.SpanKindInternal, in: task.in,
 		start: task.start, end: task.end,
-		attrs: []attribute.KeyValue{
-			OperationName.String(OpInvokeAgent), ProviderName.String("cursor"), AgentName.String(name),
-			SubagentSteps.Int(len(sub.Steps)),
-		},
+		attrs: append(rec.rootAttributes(name), SubagentSteps.Int(len(sub.Steps))),
 	}
 	if sub.ID != "" {
 		agent.attrs = append(agent.attrs, AgentID.String(rec.text(sub.ID, maxMessage)))
@@ -86,13 +82,9 @@ type subagentTurn struct {
 }
 
 func newSubagentTurn(rec *Recorder, agent *draft, model string) *subagentTurn {
-	name := "chat"
-	attrs := []attribute.KeyValue{OperationName.String(OpChat), ProviderName.String("cursor")}
-	if model != "" {
-		name += " " + model
-		attrs = append(attrs, RequestModel.String(model))
-	}
-	return &subagentTurn{task: agent, at: agent.end, p: draft{sc: rec.child(agent.sc), parent: agent.sc, name: name, kind: trace.SpanKindClient, in: agent, attrs: attrs}}
+	c := &subagentTurn{task: agent, at: agent.end, p: chatDraft(model)}
+	c.p.sc, c.p.parent, c.p.in = rec.child(agent.sc), agent.sc, agent
+	return c
 }
 
 // tool records one tool call of the turn.
@@ -137,16 +129,14 @@ func (c *subagentTurn) emit(rec *Recorder) {
 	if c.tools > 0 {
 		finish = "tool_call"
 	}
-	c.p.attrs = append(c.p.attrs, ToolCalls.Int(c.tools), FinishReasons.StringSlice([]string{finish}))
+	var text string
+	var reasoning []string
 	if rec.opts.CaptureContent {
-		var reasoning []string
 		if len(c.reasoning) > 0 {
 			reasoning = []string{rec.text(strings.Join(c.reasoning, ""), rec.opts.MaxContent)}
 		}
-		text := rec.text(strings.Join(c.text, ""), rec.opts.MaxContent)
-		if text != "" || len(reasoning) > 0 || len(c.calls) > 0 {
-			c.p.attrs = append(c.p.attrs, OutputMessages.String(rec.outputMessage(finish, reasoning, text, c.calls)))
-		}
+		text = rec.text(strings.Join(c.text, ""), rec.opts.MaxContent)
 	}
+	rec.chatEnd(&c.p, c.tools, finish, reasoning, text, c.calls)
 	rec.emit(&c.p)
 }

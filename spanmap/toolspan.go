@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"strconv"
 
+	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
@@ -37,5 +38,27 @@ func (r *shaper) toolEnd(p *draft, call parse.ToolCall, outcome, errType, reason
 		}
 		p.attrs = append(p.attrs, ErrorType.String(errType))
 		p.code, p.message = codes.Error, r.text(cmp.Or(reason, "tool call failed"), maxMessage)
+	}
+}
+
+// chatDraft is a model call's span as every source that tells model
+// calls starts it (a stream, a subagent's steps, the hooks' generations):
+// chat {model}, CLIENT. The model is shaped already.
+func chatDraft(model string) draft {
+	p := draft{name: "chat", kind: trace.SpanKindClient, attrs: []attribute.KeyValue{OperationName.String(OpChat), ProviderName.String("cursor")}}
+	if model != "" {
+		p.name += " " + model
+		p.attrs = append(p.attrs, RequestModel.String(model))
+	}
+	return p
+}
+
+// chatEnd ends a model call's span: the tool calls it made, why it
+// finished, and with content capture what it said (its reasoning and
+// text shaped already, the calls it made).
+func (r *shaper) chatEnd(p *draft, tools int, finish string, reasoning []string, text string, calls []toolPart) {
+	p.attrs = append(p.attrs, ToolCalls.Int(tools), FinishReasons.StringSlice([]string{finish}))
+	if r.opts.CaptureContent && (text != "" || len(reasoning) > 0 || len(calls) > 0) {
+		p.attrs = append(p.attrs, OutputMessages.String(r.outputMessage(finish, reasoning, text, calls)))
 	}
 }
