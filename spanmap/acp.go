@@ -838,7 +838,7 @@ func (a *ACP) usage(t *acpTurn, u *parse.ACPUsage) {
 	t.totals.Usage = parse.Usage{InputTokens: u.Input() - u.CacheRead() - u.CacheWrite(), OutputTokens: u.Output(),
 		CacheReadTokens: u.CacheRead(), CacheCreationTokens: u.CacheWrite()}
 	t.root.SetAttributes(usageAttributes(t.totals.Usage)...)
-	t.root.SetAttributes(t.totals.usageTotals()...)
+	t.root.SetAttributes(t.totals.appendUsage(nil)...)
 }
 
 // sessionAnswer takes what an answer says of a session: its id (new,
@@ -1044,7 +1044,7 @@ func (a *ACP) endTurn(t *acpTurn, at time.Time, stopReason string, code codes.Co
 		}
 	}
 	t.totals.Currency = t.currency
-	root.SetAttributes(t.totals.costAttributes()...)
+	root.SetAttributes(t.totals.appendCost(nil)...)
 	if t.sessionCost != nil {
 		root.SetAttributes(ACPSessionCost.Float64(*t.sessionCost))
 	}

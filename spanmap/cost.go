@@ -35,9 +35,9 @@ func (s *session) cost() (attrs []attribute.KeyValue, over string) {
 	}
 	// The session's one report is its totals, and its own cost.
 	var t Totals
-	_, usd := t.Estimate(s.rec.prices, s.model, *usage)
-	attrs = append(attrs, t.attributes()...)
-	if t.Unpriced > 0 {
+	usd, priced := t.Estimate(s.rec.prices, s.model, *usage)
+	attrs = t.appendCost(t.appendUsage(attrs))
+	if !priced {
 		if budget > 0 {
 			over = fmt.Sprintf("model %q is unpriced: the cost cannot be shown under the budget of $%.2f", s.model, budget)
 		}

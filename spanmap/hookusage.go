@@ -16,8 +16,7 @@ func (h *Hooks) price(st *HookState, model string, u parse.Usage) []attribute.Ke
 	if st.Turn.Totals == nil {
 		st.Turn.Totals = &Totals{}
 	}
-	own, _ := st.Turn.Totals.Estimate(h.prices, model, u)
-	return own
+	return st.Turn.Totals.reportCost(st.Turn.Totals.Estimate(h.prices, model, u))
 }
 
 // compactionAttributes say what a preCompact announced.

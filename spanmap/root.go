@@ -14,8 +14,10 @@ type said struct {
 
 // facts are the facts given as attributes, each bounded and redacted as
 // text, the empty left out.
-func (r *shaper) facts(fs ...said) []attribute.KeyValue {
-	attrs := make([]attribute.KeyValue, 0, len(fs))
+func (r *shaper) facts(fs ...said) []attribute.KeyValue { return r.appendFacts(nil, fs...) }
+
+// appendFacts appends the facts given to attrs, as facts makes them.
+func (r *shaper) appendFacts(attrs []attribute.KeyValue, fs ...said) []attribute.KeyValue {
 	for _, f := range fs {
 		if v := r.text(f.value, maxMessage); v != "" {
 			attrs = append(attrs, f.key.String(v))
@@ -29,7 +31,9 @@ func (r *shaper) facts(fs ...said) []attribute.KeyValue {
 // facts known so far (the conversation, its model, working directory,
 // mode…).
 func (r *shaper) rootAttributes(agent string, fs ...said) []attribute.KeyValue {
-	return append([]attribute.KeyValue{OperationName.String(OpInvokeAgent), ProviderName.String("cursor"), AgentName.String(agent)}, r.facts(fs...)...)
+	attrs := make([]attribute.KeyValue, 3, 3+len(fs))
+	attrs[0], attrs[1], attrs[2] = OperationName.String(OpInvokeAgent), ProviderName.String("cursor"), AgentName.String(agent)
+	return r.appendFacts(attrs, fs...)
 }
 
 // identity is what every span of a conversation says of whom it belongs
@@ -38,5 +42,5 @@ func (r *shaper) rootAttributes(agent string, fs ...said) []attribute.KeyValue {
 // when one is known. (A stream's spans take it from their session at
 // their end: draft.withIdentity.)
 func (r *shaper) identity(agent, conversation string) []attribute.KeyValue {
-	return append([]attribute.KeyValue{AgentName.String(agent)}, r.facts(said{ConversationID, conversation})...)
+	return r.appendFacts([]attribute.KeyValue{AgentName.String(agent)}, said{ConversationID, conversation})
 }

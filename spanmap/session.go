@@ -129,7 +129,7 @@ func (s *session) handle(ev parse.Event, t time.Time, told bool) {
 	h := ev.Head()
 	if h.SessionID != "" && s.convID == "" {
 		s.convID = h.SessionID
-		s.span.attrs = append(s.span.attrs, s.rec.facts(said{ConversationID, h.SessionID})...)
+		s.span.attrs = s.rec.appendFacts(s.span.attrs, said{ConversationID, h.SessionID})
 	}
 	s.span.grow(t, t)
 	end := t
@@ -186,8 +186,8 @@ func (s *session) handle(ev parse.Event, t time.Time, told bool) {
 func (s *session) init(e *parse.Init) {
 	s.sawInit = true
 	s.model = s.rec.text(e.Model, maxMessage)
-	s.span.attrs = append(s.span.attrs, s.rec.facts(said{RequestModel, e.Model}, said{Cwd, e.Cwd},
-		said{PermissionMode, e.PermissionMode}, said{APIKeySource, e.APIKeySource}, said{RequestID, e.RequestID})...)
+	s.span.attrs = s.rec.appendFacts(s.span.attrs, said{RequestModel, e.Model}, said{Cwd, e.Cwd},
+		said{PermissionMode, e.PermissionMode}, said{APIKeySource, e.APIKeySource}, said{RequestID, e.RequestID})
 }
 
 func (s *session) setResult(e *parse.Result) {

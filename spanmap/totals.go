@@ -33,22 +33,29 @@ func (t *Totals) Add(u parse.Usage) {
 	t.Usage.CacheCreationTokens += u.CacheCreationTokens
 }
 
-// Estimate adds a report's usage priced at its model's price, and
-// returns the report's own cost attributes: gen_ai.usage.cost, which
-// backends sum over a trace's spans, in USD, and the table it came from;
-// unpriced when no table knows the model (never $0). The USD amount is
-// zero when unpriced.
-func (t *Totals) Estimate(prices *pricing.Table, model string, u parse.Usage) (own []attribute.KeyValue, usd float64) {
+// Estimate adds a report's usage priced at its model's price, in USD,
+// and says what it cost; false when no table knows the model (never $0).
+func (t *Totals) Estimate(prices *pricing.Table, model string, u parse.Usage) (usd float64, priced bool) {
 	t.Add(u)
 	q, ok := prices.Quote(model)
 	if !ok {
 		t.Unpriced++
-		return []attribute.KeyValue{CostPricing.String(Unpriced)}, 0
+		return 0, false
 	}
 	usd = q.Cost(pricing.Usage{Input: u.InputTokens, Output: u.OutputTokens, CacheRead: u.CacheReadTokens, CacheWrite: u.CacheCreationTokens})
 	t.Cost, t.Currency, t.Costed = t.Cost+usd, USD, true
 	t.Pricing, t.PricedAs = q.Source, q.Key
-	return []attribute.KeyValue{GenAICost.Float64(usd), CostCurrency.String(USD), CostPricing.String(q.Source), CostModel.String(q.Key)}, usd
+	return usd, true
+}
+
+// reportCost are the cost attributes of the report Estimate priced last
+// (usd, or unpriced): gen_ai.usage.cost, which backends sum over a
+// trace's spans, and the table it came from.
+func (t *Totals) reportCost(usd float64, priced bool) []attribute.KeyValue {
+	if !priced {
+		return []attribute.KeyValue{CostPricing.String(Unpriced)}
+	}
+	return []attribute.KeyValue{GenAICost.Float64(usd), CostCurrency.String(USD), CostPricing.String(t.Pricing), CostModel.String(t.PricedAs)}
 }
 
 // attributes are the totals under cursor.usage.*, and the cost.
@@ -56,28 +63,26 @@ func (t *Totals) attributes() []attribute.KeyValue {
 	if t == nil {
 		return nil
 	}
-	return append(t.usageTotals(), t.costAttributes()...)
+	return t.appendCost(t.appendUsage(make([]attribute.KeyValue, 0, 8)))
 }
 
-// usageTotals are the usage totals under cursor.usage.*: as the
+// appendUsage appends the usage totals under cursor.usage.*: as the
 // conventions count them, input includes the cached tokens.
-func (t *Totals) usageTotals() []attribute.KeyValue {
+func (t *Totals) appendUsage(attrs []attribute.KeyValue) []attribute.KeyValue {
 	u := t.Usage
-	return []attribute.KeyValue{
-		TotalInputTokens.Int64(u.InputTokens + u.CacheReadTokens + u.CacheCreationTokens), TotalOutputTokens.Int64(u.OutputTokens),
-		TotalCacheReadTokens.Int64(u.CacheReadTokens), TotalCacheWriteTokens.Int64(u.CacheCreationTokens),
-	}
+	return append(attrs,
+		TotalInputTokens.Int64(u.InputTokens+u.CacheReadTokens+u.CacheCreationTokens), TotalOutputTokens.Int64(u.OutputTokens),
+		TotalCacheReadTokens.Int64(u.CacheReadTokens), TotalCacheWriteTokens.Int64(u.CacheCreationTokens))
 }
 
-// costAttributes are the cost when it is known for every report
+// appendCost appends the cost when it is known for every report
 // (unpriced when a table knew none), in its currency, and for an
 // estimate the table it came from. The currency is said whenever one
 // was given, a cost known or not (ACP: the session's cost is).
-func (t *Totals) costAttributes() []attribute.KeyValue {
+func (t *Totals) appendCost(attrs []attribute.KeyValue) []attribute.KeyValue {
 	if t.Unpriced > 0 {
-		return []attribute.KeyValue{CostPricing.String(Unpriced)}
+		return append(attrs, CostPricing.String(Unpriced))
 	}
-	var attrs []attribute.KeyValue
 	if t.Costed || t.Pricing != "" { // (Pricing alone: a hook state from before Costed)
 		attrs = append(attrs, CostUSD.Float64(t.Cost))
 	}
