@@ -87,7 +87,7 @@ type acpTurn struct {
 	root        trace.Span
 	tools       map[string]*acpTool
 	current     *acpTool // the tool call in progress: where the agent's requests go
-	thinking    *acpThinking
+	thinking    *thinkingPhase
 	cost        *float64 // what the turn added to the session's cost, when known
 	sessionCost *float64 // the session's cumulative cost at the turn's last report
 	currency    string
@@ -123,12 +123,6 @@ type acpTool struct {
 	mcpTool, mcpServer string
 	last               time.Time
 	ended              bool
-}
-
-type acpThinking struct {
-	start, last time.Time
-	deltas      int
-	text        boundedText
 }
 
 // NewACP traces into tracer; ctx holds the parent from TRACEPARENT, if any.
@@ -545,7 +539,7 @@ func (a *ACP) notification(m *parse.ACPNotification, at time.Time) {
 	switch u.SessionUpdate {
 	case "agent_thought_chunk":
 		if t.thinking == nil {
-			t.thinking = &acpThinking{start: at, text: boundedText{max: a.rec.opts.MaxContent}}
+			t.thinking = &thinkingPhase{start: at, text: boundedText{max: a.rec.opts.MaxContent}}
 		}
 		t.thinking.last = at
 		t.thinking.deltas++
@@ -728,13 +722,7 @@ func (a *ACP) endThinking(t *acpTurn) {
 		return
 	}
 	t.thinking = nil
-	attrs := []attribute.KeyValue{ThinkingMs.Int64(th.last.Sub(th.start).Milliseconds()), ThinkingDeltas.Int(th.deltas)}
-	if a.rec.opts.CaptureContent {
-		if text := a.rec.text(th.text.String(), a.rec.opts.MaxContent); text != "" {
-			attrs = append(attrs, ThinkingText.String(text))
-		}
-	}
-	t.root.AddEvent(EventThinking, trace.WithTimestamp(th.start), trace.WithAttributes(attrs...))
+	t.root.AddEvent(EventThinking, trace.WithTimestamp(th.start), trace.WithAttributes(th.attributes(&a.rec)...))
 }
 
 func (a *ACP) answer(req *acpRequest, m *parse.ACPAnswer, at time.Time) {

@@ -36,11 +36,24 @@ type modelCall struct {
 	calls     []toolPart // the tool calls it issued, for its output message
 }
 
-// thinkingPhase is one run of thinking deltas, recorded as one span event.
+// thinkingPhase is one run of thinking deltas (a stream's, ACP's),
+// recorded as one span event, never one per delta.
 type thinkingPhase struct {
 	start, last time.Time
 	deltas      int
 	text        boundedText
+}
+
+// attributes are the phase's cursor.thinking event's: how long it lasted,
+// its deltas, and its text with content capture.
+func (p *thinkingPhase) attributes(r *shaper) []attribute.KeyValue {
+	attrs := []attribute.KeyValue{ThinkingMs.Int64(p.last.Sub(p.start).Milliseconds()), ThinkingDeltas.Int(p.deltas)}
+	if r.opts.CaptureContent && p.text.b.Len() > 0 {
+		if text := r.text(p.text.String(), r.opts.MaxContent); text != "" {
+			attrs = append(attrs, ThinkingText.String(text))
+		}
+	}
+	return attrs
 }
 
 func (s *session) newModelCall(start time.Time) *modelCall {
@@ -101,15 +114,11 @@ func (mc *modelCall) endThinking() {
 		return
 	}
 	mc.phase = nil
-	d := p.last.Sub(p.start)
-	mc.thinking += d
-	attrs := []attribute.KeyValue{ThinkingMs.Int64(d.Milliseconds()), ThinkingDeltas.Int(p.deltas)}
-	if rec := mc.sess.rec; rec.opts.CaptureContent && p.text.b.Len() > 0 {
-		text := p.text.String()
-		attrs = append(attrs, ThinkingText.String(rec.text(text, rec.opts.MaxContent)))
-		mc.reasoning.add(text)
+	mc.thinking += p.last.Sub(p.start)
+	if mc.sess.rec.opts.CaptureContent && p.text.b.Len() > 0 {
+		mc.reasoning.add(p.text.String())
 	}
-	mc.p.addEvent(EventThinking, p.start, attrs...)
+	mc.p.addEvent(EventThinking, p.start, p.attributes(&mc.sess.rec.shaper)...)
 }
 
 func (mc *modelCall) say(e *parse.Assistant, t time.Time, told bool) {
