@@ -62,3 +62,12 @@ func (r *shaper) chatEnd(p *draft, tools int, finish string, reasoning []string,
 		p.attrs = append(p.attrs, OutputMessages.String(r.outputMessage(finish, reasoning, text, calls)))
 	}
 }
+
+// toolErrorType is error.type for a stream's failed tool call whose
+// result was of the kind given.
+func toolErrorType(kind string) string {
+	if kind == "timeout" {
+		return ErrTimeout
+	}
+	return ErrTool
+}
