@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/cursor-otel/cursor-otel/parse"
 )
 
 // hookSession is a recorded interactive session's hook events, one a line.
@@ -133,8 +135,8 @@ func (w wrapper) hooksParallel(dir, endpoint string, rounds int) (hookRun, error
 		var events []string
 		for i := range hooksAtOnce / 2 {
 			tool := fmt.Sprintf(`"tool_name":"Shell","tool_input":{"command":"go test ./pkg%d"},"tool_use_id":"t%d-%d"`, i, round, i)
-			events = append(events, `{"hook_event_name":"preToolUse",`+c+`,`+tool+`}`,
-				`{"hook_event_name":"postToolUse",`+c+`,`+tool+`,"duration":120,"tool_output":"{\"exitCode\":0}"}`)
+			events = append(events, `{"hook_event_name":"`+parse.HookPreToolUse+`",`+c+`,`+tool+`}`,
+				`{"hook_event_name":"`+parse.HookPostToolUse+`",`+c+`,`+tool+`,"duration":120,"tool_output":"{\"exitCode\":0}"}`)
 		}
 		for _, cmds := range [][]command{hookCommands(w.binary, env, events), versionCommands(w.binary)} {
 			var wg sync.WaitGroup
@@ -163,7 +165,7 @@ func (w wrapper) hooksParallel(dir, endpoint string, rounds int) (hookRun, error
 				return hookRun{}, failed
 			}
 		}
-		stop := `{"hook_event_name":"stop",` + c + `,"status":"completed"}`
+		stop := `{"hook_event_name":"` + parse.HookStop + `",` + c + `,"status":"completed"}`
 		if _, err := (command{name: w.binary, args: []string{"hook"}, env: env, stdin: strings.NewReader(stop + "\n")}).measure(); err != nil {
 			return hookRun{}, err
 		}

@@ -28,6 +28,8 @@ type ACPRequest struct {
 }
 
 // ACPNotification is a method call with no answer, its params decoded.
+// The decoder reuses it: it is valid until its next Decode (requests and
+// answers are not reused).
 type ACPNotification struct {
 	Method     string
 	FromEditor bool
@@ -81,6 +83,11 @@ func ACPWaitsOnPerson(method string) bool {
 // request. Safe for use from one goroutine at a time.
 type ACPDecoder struct {
 	pending map[string]*ACPRequest // by direction and id: an id is unique per direction
+	// note and update are the notification decoded last: a session's
+	// updates are most of its messages, and none is kept past its turn
+	// of the tracer.
+	note   ACPNotification
+	update ACPUpdateParams
 }
 
 // NewACPDecoder decodes a session from its start.
@@ -122,11 +129,14 @@ func (d *ACPDecoder) Decode(fromEditor bool, line []byte) (ACPEvent, bool) {
 		d.pending[key] = r
 		return r, true
 	case m.IsNotification():
-		n := &ACPNotification{Method: m.Method, FromEditor: fromEditor}
+		n := &d.note
+		*n = ACPNotification{Method: m.Method, FromEditor: fromEditor}
 		if m.Method == "session/update" {
-			var u ACPUpdateParams
-			if json.Unmarshal(m.Params, &u) == nil {
-				n.Update = &u
+			// Zeroed first: decoded into, a pointer left from the last
+			// update would be written through.
+			d.update = ACPUpdateParams{}
+			if json.Unmarshal(m.Params, &d.update) == nil {
+				n.Update = &d.update
 			}
 		} else {
 			_ = json.Unmarshal(m.Params, &n.Ref)

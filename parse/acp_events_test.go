@@ -259,3 +259,24 @@ func TestACPDecoderPairs(t *testing.T) {
 		t.Errorf("the answer is not the later request's: %+v", ans.Request)
 	}
 }
+
+// TestACPDecoderReusedNotificationLeavesNothingBehind: the notification
+// the decoder reuses starts each decode empty, and what the tracer kept
+// of the last one (a pointer to its figures) is not written through.
+func TestACPDecoderReusedNotificationLeavesNothingBehind(t *testing.T) {
+	d := NewACPDecoder()
+	e, _ := d.Decode(false, []byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"usage_update","used":10,"size":200}}}`))
+	used := e.(*ACPNotification).Update.Update.Used
+	e, _ = d.Decode(false, []byte(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"t","update":{"sessionUpdate":"usage_update","used":20}}}`))
+	if u := e.(*ACPNotification).Update; *used != 10 || u.SessionID != "t" || *u.Update.Used != 20 || u.Update.Size != nil {
+		t.Errorf("the first update's used is %d; the second's: %+v", *used, u.Update)
+	}
+	e, _ = d.Decode(false, []byte(`{"jsonrpc":"2.0","method":"session/update","params":"garbage"}`))
+	if n := e.(*ACPNotification); n.Update != nil {
+		t.Errorf("an update that does not decode keeps the last one's: %+v", n.Update)
+	}
+	e, _ = d.Decode(true, []byte(`{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s"}}`))
+	if n := e.(*ACPNotification); n.Update != nil || n.Ref.SessionID != "s" || !n.FromEditor {
+		t.Errorf("cancel: %+v", n)
+	}
+}

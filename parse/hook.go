@@ -78,19 +78,33 @@ type SubagentFacts struct {
 	LoopCount            *int64
 }
 
-// Hook event names the span model treats apart.
+// Hook event names (hook_event_name), as Cursor sends them.
 const (
-	HookPrompt     = "beforeSubmitPrompt"
-	HookStop       = "stop"
-	HookSessionEnd = "sessionEnd"
-	HookThought    = "afterAgentThought"
+	HookSessionStart       = "sessionStart"         // a session begins
+	HookSessionEnd         = "sessionEnd"           // a session ends
+	HookPrompt             = "beforeSubmitPrompt"   // a generation's prompt
+	HookResponse           = "afterAgentResponse"   // its reply
+	HookThought            = "afterAgentThought"    // its thinking
+	HookStop               = "stop"                 // its end
+	HookPreToolUse         = "preToolUse"           // a tool call about to run
+	HookPostToolUse        = "postToolUse"          // and done
+	HookPostToolUseFailure = "postToolUseFailure"   // or failed
+	HookBeforeShell        = "beforeShellExecution" // the shell's own hooks
+	HookAfterShell         = "afterShellExecution"  // and done
+	HookBeforeMCP          = "beforeMCPExecution"   // an MCP tool's own hooks
+	HookAfterMCP           = "afterMCPExecution"    // and done
+	HookAfterFileEdit      = "afterFileEdit"        // an edit done
+	HookBeforeReadFile     = "beforeReadFile"       // a file read
+	HookPreCompact         = "preCompact"           // the context about to be compacted
+	HookSubagentStart      = "subagentStart"        // a subagent starts
+	HookSubagentStop       = "subagentStop"         // and stops
 )
 
 // The tool events, by what they mark.
 var (
-	hookToolStarts = map[string]bool{"preToolUse": true, "beforeShellExecution": true, "beforeMCPExecution": true}
-	hookToolEnds   = map[string]bool{"postToolUse": true, "postToolUseFailure": true, "afterShellExecution": true, "afterMCPExecution": true,
-		"afterFileEdit": true, "beforeReadFile": true}
+	hookToolStarts = map[string]bool{HookPreToolUse: true, HookBeforeShell: true, HookBeforeMCP: true}
+	hookToolEnds   = map[string]bool{HookPostToolUse: true, HookPostToolUseFailure: true, HookAfterShell: true, HookAfterMCP: true,
+		HookAfterFileEdit: true, HookBeforeReadFile: true}
 )
 
 // StartsTool says the event is a tool call about to run.
@@ -144,29 +158,29 @@ func DecodeHook(data []byte) (HookEvent, error) {
 	}
 	e.Usage = hookUsage(v)
 	switch e.Name {
-	case "afterAgentThought":
+	case HookThought:
 		e.ModelID = str(v.Get("model_id"))
-	case "preCompact":
+	case HookPreCompact:
 		e.Compaction = &Compaction{Trigger: str(v.Get("trigger")), MessageCount: integerPtr(v.Get("message_count")),
 			MessagesToCompact: integerPtr(v.Get("messages_to_compact")), First: boolPtr(v.Get("is_first_compaction")),
 			ContextTokens: integerPtr(v.Get("context_tokens")), ContextWindow: integerPtr(v.Get("context_window_size")),
 			ContextPercent: floatPtr(v.Get("context_usage_percent")), Model: e.Model}
-	case "subagentStart", "subagentStop":
+	case HookSubagentStart, HookSubagentStop:
 		e.Subagent = SubagentFacts{ToolCallID: str(v.Get("tool_call_id")), Model: str(v.Get("subagent_model")), ParentConversationID: str(v.Get("parent_conversation_id")),
 			ParallelWorker: boolPtr(v.Get("is_parallel_worker")), MessageCount: integerPtr(v.Get("message_count")),
 			ToolCallCount: integerPtr(v.Get("tool_call_count")), LoopCount: integerPtr(v.Get("loop_count"))}
 	}
 	switch e.Name {
-	case "afterAgentResponse", "afterAgentThought":
+	case HookResponse, HookThought:
 		e.Text = str(v.Get("text"))
-		if e.Name == "afterAgentThought" {
+		if e.Name == HookThought {
 			e.Thinking, e.Duration = e.Duration, 0
 		}
 	}
 	if hookToolStarts[e.Name] || hookToolEnds[e.Name] {
 		e.Tool, e.ToolKey = hookTool(e.Name, v)
 		e.Result = first(jsonText(v.Get("tool_output")), jsonText(v.Get("result_json")), str(v.Get("output")))
-		if e.Name == "postToolUseFailure" {
+		if e.Name == HookPostToolUseFailure {
 			e.Failed = true
 			kind := str(v.Get("failure_type")) // timeout, error, permission_denied
 			e.Rejected = kind == "permission_denied" || kind == "rejected" || kind == "denied"
@@ -265,17 +279,17 @@ func hookTool(name string, v *fastjson.Value) (*ToolCall, string) {
 		call.Args = string(input.MarshalTo(nil))
 	}
 	switch name {
-	case "beforeShellExecution", "afterShellExecution":
+	case HookBeforeShell, HookAfterShell:
 		call.Source, call.Name = "Shell", "shell"
 		call.Facts.Command, call.Facts.WorkingDir = str(v.Get("command")), str(v.Get("cwd"))
-	case "beforeMCPExecution", "afterMCPExecution":
+	case HookBeforeMCP, HookAfterMCP:
 		call.Source, call.Name = "MCP", "mcp"
 		call.MCPTool = str(v.Get("tool_name"))
 		call.MCPServer = first(str(v.Get("server_name")), str(v.Get("url")), str(v.Get("command")))
-	case "afterFileEdit":
+	case HookAfterFileEdit:
 		call.Source, call.Name = "Edit", "edit"
 		call.Facts.Path = str(v.Get("file_path"))
-	case "beforeReadFile":
+	case HookBeforeReadFile:
 		call.Source, call.Name = "Read", "read"
 		call.Facts.Path = str(v.Get("file_path"))
 	default: // preToolUse, postToolUse, postToolUseFailure

@@ -19,8 +19,9 @@ import (
 )
 
 // ACP traces an editor's ACP session: a trace per session/prompt turn. It
-// is told each message as it crossed, decoded (Observe), and knows nothing
-// of processes or of JSON-RPC's framing. Safe for use from one goroutine at a time.
+// is told each message as it crossed, decoded (Observe), and knows
+// nothing of processes or of JSON-RPC's framing. Safe for use from one
+// goroutine at a time.
 type ACP struct {
 	mu       sync.Mutex
 	rec      shaper // the options, and what shapes what is recorded

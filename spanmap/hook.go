@@ -218,17 +218,17 @@ func (h *Hooks) Step(st *HookState, ev parse.HookEvent, now time.Time) []SpanRec
 			st.Generations[gen] = g
 		}
 		g.Start, g.Last, g.Model = earlier(g.Start, now), later(g.Last, now), betterModel(g.Model, ev.ModelID, model)
-		if ev.Usage != nil && (ev.Name == "afterAgentResponse" || ev.Name == "stop") {
+		if ev.Usage != nil && (ev.Name == parse.HookResponse || ev.Name == parse.HookStop) {
 			g.Usage = ev.Usage // the generation's counts so far: the last said wins
 		}
 	}
 	capture := h.opts.CaptureContent
 	switch {
-	case ev.Name == "beforeSubmitPrompt" && g != nil && capture:
+	case ev.Name == parse.HookPrompt && g != nil && capture:
 		g.Prompt += ev.Prompt
-	case ev.Name == "afterAgentResponse" && g != nil && capture:
+	case ev.Name == parse.HookResponse && g != nil && capture:
 		g.Text += ev.Text
-	case ev.Name == "afterAgentThought" && g != nil:
+	case ev.Name == parse.HookThought && g != nil:
 		t := HookThought{At: now.Add(-ev.Thinking), Duration: ev.Thinking, Sum: digest(ev.Text)}
 		if ev.Text != "" && slices.ContainsFunc(g.Thoughts, func(o HookThought) bool { return o.Sum == t.Sum }) {
 			break // the second copy of a thought recorded
@@ -238,7 +238,7 @@ func (h *Hooks) Step(st *HookState, ev parse.HookEvent, now time.Time) []SpanRec
 		}
 		g.Thoughts = append(g.Thoughts, t)
 		h.cover(st, gen, t.At)
-	case ev.Name == "preCompact" && ev.Compaction != nil:
+	case ev.Name == parse.HookPreCompact && ev.Compaction != nil:
 		c := HookCompaction{At: now, C: *ev.Compaction}
 		if st.Turn != nil {
 			st.Turn.Compactions = append(st.Turn.Compactions, c)
@@ -260,7 +260,7 @@ func (h *Hooks) Step(st *HookState, ev parse.HookEvent, now time.Time) []SpanRec
 			key != "" && slices.Contains(st.Told, key) && st.Tools[ev.ToolKey] == nil:
 			// Told again: its span is made. (Another call of the same
 			// command, started and not ended, is not told again.)
-		case key != "" && ev.Name == "afterShellExecution" && !closed:
+		case key != "" && ev.Name == parse.HookAfterShell && !closed:
 			st.Held = &HookHeld{Key: key, At: now, Event: ev}
 		default:
 			if key != "" {
@@ -275,7 +275,7 @@ func (h *Hooks) Step(st *HookState, ev parse.HookEvent, now time.Time) []SpanRec
 				g.ToolCalls++
 			}
 		}
-	case ev.Name == "subagentStart" && !closed && !slices.Contains(st.Told, subagentKey(ev.SubagentID)):
+	case ev.Name == parse.HookSubagentStart && !closed && !slices.Contains(st.Told, subagentKey(ev.SubagentID)):
 		if st.Subagents == nil {
 			st.Subagents = map[string]*HookSubagent{}
 		}
@@ -284,16 +284,16 @@ func (h *Hooks) Step(st *HookState, ev parse.HookEvent, now time.Time) []SpanRec
 			s.Tool = key
 		}
 		st.Subagents[ev.SubagentID] = s
-	case ev.Name == "subagentStop" && !slices.Contains(st.Told, subagentKey(ev.SubagentID)):
+	case ev.Name == parse.HookSubagentStop && !slices.Contains(st.Told, subagentKey(ev.SubagentID)):
 		done = append(done, h.subagentDone(st, ev, now))
-	case ev.Name == "stop" && g != nil:
+	case ev.Name == parse.HookStop && g != nil:
 		st.Turn.Failed = st.Turn.Failed || ev.Status == "error"
 		done = append(done, h.generationDone(st, gen, g, now, ev.Status))
 		h.closeGeneration(st, gen, g.Turn)
 		if g.Turn == st.Turn.Key {
 			done = append(done, h.closeTurn(st, now, TurnEndStop, "", 0)...)
 		}
-	case ev.Name == "sessionEnd":
+	case ev.Name == parse.HookSessionEnd:
 		done = append(done, h.End(st, now, ev.Status, ev.Duration)...)
 	}
 	return done
@@ -302,7 +302,7 @@ func (h *Hooks) Step(st *HookState, ev parse.HookEvent, now time.Time) []SpanRec
 // sessionLevel events belong to the conversation, not to a generation,
 // whatever generation_id they carry: they start none.
 func sessionLevel(event string) bool {
-	return event == "sessionStart" || event == "sessionEnd" || event == "preCompact"
+	return event == parse.HookSessionStart || event == parse.HookSessionEnd || event == parse.HookPreCompact
 }
 
 // maxTold bounds the shell calls a conversation remembers as told.
@@ -332,7 +332,7 @@ func shellKey(ev parse.HookEvent) string {
 // sessionModel says an event's model is the session's: a compaction's
 // and a subagent's events name their own.
 func sessionModel(event string) bool {
-	return event != "preCompact" && event != "subagentStart" && event != "subagentStop"
+	return event != parse.HookPreCompact && event != parse.HookSubagentStart && event != parse.HookSubagentStop
 }
 
 // generationOf is the generation an event belongs to. A thought names
@@ -341,7 +341,7 @@ func sessionModel(event string) bool {
 // the turn's id and under the suffixed one. Both belong to the turn.
 func generationOf(st *HookState, ev parse.HookEvent) string {
 	gen := ev.GenerationID
-	if ev.Name != "afterAgentThought" {
+	if ev.Name != parse.HookThought {
 		return gen
 	}
 	if len(gen) > 37 && gen[36] == '-' && isUUID(gen[:36]) {

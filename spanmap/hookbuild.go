@@ -233,7 +233,7 @@ func (t hookTurnOf) steps(entries []HookEntry) (order []int, at map[int]time.Tim
 func baseGeneration(entries []HookEntry, i int) string {
 	ev := entries[i].Event
 	gen := ev.GenerationID
-	if ev.Name == "afterAgentThought" && len(gen) > 37 && gen[36] == '-' && isUUID(gen[:36]) {
+	if ev.Name == parse.HookThought && len(gen) > 37 && gen[36] == '-' && isUUID(gen[:36]) {
 		return gen[:36]
 	}
 	return gen
@@ -252,14 +252,14 @@ func pairShellTellings(entries []HookEntry, live []int) map[int][]int {
 	for _, i := range live {
 		merged[i] = []int{i}
 		ev := entries[i].Event
-		if (ev.Name == "postToolUse" || ev.Name == "postToolUseFailure") && ev.Tool != nil && ev.Tool.Name == "shell" && ev.Tool.Facts.Command != "" {
+		if (ev.Name == parse.HookPostToolUse || ev.Name == parse.HookPostToolUseFailure) && ev.Tool != nil && ev.Tool.Name == "shell" && ev.Tool.Facts.Command != "" {
 			k := key{baseGeneration(entries, i), ev.Tool.Facts.Command}
 			posts[k] = append(posts[k], i)
 		}
 	}
 	for _, i := range live {
 		ev := entries[i].Event
-		if ev.Name != "afterShellExecution" || ev.Tool == nil {
+		if ev.Name != parse.HookAfterShell || ev.Tool == nil {
 			continue
 		}
 		k := key{baseGeneration(entries, i), ev.Tool.Facts.Command}
@@ -288,7 +288,7 @@ func groupTurns(entries []HookEntry, live []int, merged map[int][]int) (turns []
 	for _, i := range live {
 		ev := entries[i].Event
 		gen := baseGeneration(entries, i)
-		if ev.Name != "beforeSubmitPrompt" && (ev.Name != "stop" || gen == "") {
+		if ev.Name != parse.HookPrompt && (ev.Name != parse.HookStop || gen == "") {
 			continue
 		}
 		if _, ok := byGen[gen]; gen == "" || !ok {
@@ -326,10 +326,10 @@ func groupTurns(entries []HookEntry, live []int, merged map[int][]int) (turns []
 		}
 		ev := entries[i].Event
 		switch ev.Name {
-		case "sessionStart":
+		case parse.HookSessionStart:
 			starts = append(starts, i)
 			continue
-		case "sessionEnd":
+		case parse.HookSessionEnd:
 			ends = append(ends, i)
 			continue
 		}
@@ -356,9 +356,9 @@ func groupTurns(entries []HookEntry, live []int, merged map[int][]int) (turns []
 		}
 		turns[n].last = later(turns[n].last, entries[i].At)
 		switch {
-		case ev.Name == "stop" && turns[n].stop < 0:
+		case ev.Name == parse.HookStop && turns[n].stop < 0:
 			turns[n].stop = i
-		case ev.Name == "stop":
+		case ev.Name == parse.HookStop:
 			after[n] = append(after[n], i)
 		default:
 			turns[n].members = append(turns[n].members, i)

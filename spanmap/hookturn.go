@@ -7,6 +7,8 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/cursor-otel/cursor-otel/parse"
 )
 
 // A conversation traced through hooks is one trace per turn: a prompt and
@@ -48,7 +50,7 @@ func (h *Hooks) CloseIdle(st *HookState) []SpanRecord {
 func (h *Hooks) enter(st *HookState, event, gen string, now time.Time) []SpanRecord {
 	var done []SpanRecord
 	if t := st.Turn; t != nil {
-		if event != "beforeSubmitPrompt" || gen == "" || gen == t.Key || st.Generations[gen] != nil {
+		if event != parse.HookPrompt || gen == "" || gen == t.Key || st.Generations[gen] != nil {
 			return nil
 		}
 		done = h.closeTurn(st, t.Last, TurnEndNextPrompt, "", 0)

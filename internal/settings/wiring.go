@@ -1,13 +1,10 @@
 package settings
 
 import (
-	"context"
-	"strings"
-
 	"go.opentelemetry.io/otel/attribute"
 
 	"github.com/cursor-otel/cursor-otel/internal/ci"
-	"github.com/cursor-otel/cursor-otel/internal/metrics"
+	"github.com/cursor-otel/cursor-otel/internal/envlist"
 	"github.com/cursor-otel/cursor-otel/internal/redact"
 	"github.com/cursor-otel/cursor-otel/internal/spool"
 	"github.com/cursor-otel/cursor-otel/internal/summary"
@@ -59,52 +56,7 @@ func (s Settings) Tracing(getenv func(string) string, r *redact.Redactor) tracer
 	return cfg
 }
 
-// Report has each finished session's report written to the files asked
-// for and recorded as metrics: computed once, from the session's spans,
-// for both.
-func Report(prov *tracer.Provider, files *summary.Files) error {
-	meters, err := metrics.New(prov.Meter())
-	if err != nil {
-		return err
-	}
-	prov.OnTraceEnd(func(t tracer.Trace) {
-		r, ok := summary.FromTrace(t.Spans)
-		if !ok {
-			return
-		}
-		if files.Wanted() {
-			files.Write(r)
-		}
-		meters.Record(context.Background(), r)
-	})
-	return nil
-}
-
-// lookup reads environ as os.Getenv reads the process's: the last
-// NAME=value of a name wins.
+// lookup reads environ as os.Getenv reads the process's.
 func lookup(environ []string) func(string) string {
-	return func(name string) string {
-		for i := len(environ) - 1; i >= 0; i-- {
-			if v, ok := strings.CutPrefix(environ[i], name+"="); ok {
-				return v
-			}
-		}
-		return ""
-	}
-}
-
-// Spooled tells the reports what became of the sessions the collector
-// did not take: kept, or dropped, and the older sessions the run
-// dropped to keep the spool within its bound.
-func Spooled(files *summary.Files, r tracer.Report) {
-	fates := map[string]summary.Spool{}
-	for id, fate := range r.Kept.Traces {
-		switch fate {
-		case spool.FateKept:
-			fates[id.String()] = summary.Spool{Kept: true}
-		case spool.FateTooLarge:
-			fates[id.String()] = summary.Spool{Dropped: string(fate)}
-		}
-	}
-	files.Spooled(fates, r.Kept.Dropped)
+	return func(name string) string { return envlist.Get(environ, name) }
 }

@@ -115,10 +115,23 @@ func TestACPWaitsAndSubagentsThroughTheBinary(t *testing.T) {
 // TestACPSummaryPerTurn: --summary-json gives a report per turn, as a
 // wrapped run gives one per session.
 func TestACPSummaryPerTurn(t *testing.T) {
+	for _, given := range []string{"environment", "flag"} {
+		t.Run(given, func(t *testing.T) { acpSummaryPerTurn(t, given) })
+	}
+}
+
+// acpSummaryPerTurn is TestACPSummaryPerTurn with --summary-json given
+// as its CURSOR_OTEL_* twin or as a flag.
+func acpSummaryPerTurn(t *testing.T, given string) {
 	recv := otlptest.StartGRPC(t)
 	out := filepath.Join(t.TempDir(), "summary.jsonl")
-	e := startEditor(t, binary, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_AGENT=" + fakeACP,
-		"CURSOR_OTEL_SUMMARY_JSON=" + out}, "acp")
+	env, args := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_AGENT=" + fakeACP}, []string{"acp"}
+	if given == "flag" {
+		args = []string{"--summary-json", out, "acp"}
+	} else {
+		env = append(env, "CURSOR_OTEL_SUMMARY_JSON="+out)
+	}
+	e := startEditor(t, binary, env, args...)
 	sid := e.newSession()
 	for _, p := range []string{"work", "echo"} {
 		if a := e.prompt(sid, p, nil); a.Error != nil || a.eof {

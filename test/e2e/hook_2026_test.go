@@ -126,8 +126,14 @@ func TestHookConversation2026(t *testing.T) {
 	if value(end, "cursor.session.duration_ms") != "60000" || value(end, "cursor.session.end_reason") != "completed" {
 		t.Errorf("the conversation's end says %sms, %q; its sessionEnd says 60000, completed", value(end, "cursor.session.duration_ms"), value(end, "cursor.session.end_reason"))
 	}
-	// Each turn's report has its tokens and cost, for compare; the
-	// conversation's end is no turn.
+	checkTurnReports2026(t, summary, totals["cost"])
+}
+
+// checkTurnReports2026: the 2026.10 conversation's report file has a
+// line a turn, with its tokens and cost, for compare; the conversation's
+// end is no turn. cost is the turns' cost, as their roots say it.
+func checkTurnReports2026(t *testing.T, summary string, cost float64) {
+	t.Helper()
 	type report struct {
 		Session string                        `json:"session_id"`
 		Tokens  struct{ Input, Output int64 } `json:"tokens"`
@@ -145,16 +151,34 @@ func TestHookConversation2026(t *testing.T) {
 		}
 	}
 	var in, out int64
-	var cost float64
+	var sum float64
 	for _, r := range reports {
-		in, out, cost = in+r.Tokens.Input, out+r.Tokens.Output, cost+r.Cost
+		in, out, sum = in+r.Tokens.Input, out+r.Tokens.Output, sum+r.Cost
 		if r.Session != "8bb3c043-894b-4f2d-8751-0665bbc26eea" {
 			t.Errorf("a turn's report names conversation %q", r.Session)
 		}
 	}
-	if len(reports) != 2 || in != 59452 || out != 334 || math.Abs(cost-totals["cost"]) > 1e-9 {
-		t.Errorf("the reports say %+v; want 2 turns, 59452 in, 334 out, and the turns' cost", reports)
+	if len(reports) != 2 || in != 59452 || out != 334 || math.Abs(sum-cost) > 1e-9 || cost <= 0 {
+		t.Errorf("the reports say %+v; want 2 turns, 59452 in, 334 out, and the turns' cost %v", reports, cost)
 	}
+}
+
+// TestHookTurnReportsFromTheHooksFlag: --summary-json given to the hook
+// on its command line (hooks.json), not in the environment, still gives
+// each turn its report: the background delivery that builds the turns
+// has only the environment, and the journal tells it where the hook
+// said.
+func TestHookTurnReportsFromTheHooksFlag(t *testing.T) {
+	recv := otlptest.StartGRPC(t)
+	summary := filepath.Join(t.TempDir(), "runs.jsonl")
+	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_STATE_DIR=" + t.TempDir(), "OTEL_METRICS_EXPORTER=none"}
+	runHooks(t, env, linesOf(t, "spanmap/testdata/hooks/cli-2026.10.ndjson"), "--summary-json", summary)
+	spans := waitForSpans(t, recv, 8, 15*time.Second)
+	var cost float64
+	for _, r := range turnRoots(t, spans)[:2] {
+		cost += number(r, "cursor.usage.cost")
+	}
+	checkTurnReports2026(t, summary, cost)
 }
 
 // The real payloads of a cursor-agent 2026.10.01 session (shared/

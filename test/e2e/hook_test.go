@@ -27,7 +27,7 @@ func hookEvents(t *testing.T) []string {
 // Cursor does, and checks each answers at once as if no hook were there:
 // the neutral answer, status 0, nothing on stderr. It returns how long
 // each took.
-func runHooks(t *testing.T, env []string, events []string) []time.Duration {
+func runHooks(t *testing.T, env []string, events []string, flags ...string) []time.Duration {
 	t.Helper()
 	// The hooks' background delivery outlives them: the test's
 	// directories go once it is done with them.
@@ -38,7 +38,7 @@ func runHooks(t *testing.T, env []string, events []string) []time.Duration {
 	}
 	var took []time.Duration
 	for _, line := range events {
-		r := runBinary(t, env, strings.NewReader(line+"\n"), "hook")
+		r := runBinary(t, env, strings.NewReader(line+"\n"), append([]string{"hook"}, flags...)...)
 		want := "{}\n"
 		if strings.Contains(line, `"beforeSubmitPrompt"`) {
 			want = "{\"continue\":true}\n"

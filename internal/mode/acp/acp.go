@@ -15,6 +15,7 @@ import (
 
 	"github.com/cursor-otel/cursor-otel/internal/agent"
 	"github.com/cursor-otel/cursor-otel/internal/conversation"
+	"github.com/cursor-otel/cursor-otel/internal/harness"
 	"github.com/cursor-otel/cursor-otel/internal/oneline"
 	"github.com/cursor-otel/cursor-otel/internal/safe"
 	"github.com/cursor-otel/cursor-otel/internal/settings"
@@ -43,24 +44,6 @@ type Config struct {
 	Deliverer func()
 }
 
-func (c *Config) getenv(key string) string {
-	for i := len(c.Environ) - 1; i >= 0; i-- {
-		if k, v, ok := cut(c.Environ[i]); ok && k == key {
-			return v
-		}
-	}
-	return ""
-}
-
-func cut(kv string) (string, string, bool) {
-	for i := 0; i < len(kv); i++ {
-		if kv[i] == '=' {
-			return kv[:i], kv[i+1:], true
-		}
-	}
-	return "", "", false
-}
-
 // statusCannotRun: the agent was found and could not be started.
 const statusCannotRun = 126
 
@@ -74,21 +57,10 @@ func Run(ctx context.Context, c Config) int {
 		return statusCannotRun
 	}
 	s := c.Settings
-	redactor := s.Redactor(c.Environ, c.APIKey)
-	var notes []string
-	cfg := s.Tracing(c.getenv, redactor)
-	cfg.Deliverer = c.Deliverer
-	prov, err := tracer.New(ctx, cfg)
-	if err != nil {
-		notes = append(notes, redactor.Redact(err.Error())+"; nothing exported")
-		prov = tracer.NewNoExport(ctx, cfg)
-	}
 	// Each turn's report (--summary, --summary-json) and metrics, as a
 	// wrapped run's session has them: computed when the turn's root ends.
-	reports := s.Reports()
-	if err := settings.Report(prov, reports); err != nil {
-		notes = append(notes, redactor.Redact(err.Error())+"; no metrics")
-	}
+	h := harness.Start(ctx, harness.Setup{Settings: s, Environ: c.Environ, Secrets: []string{c.APIKey}, Deliverer: c.Deliverer})
+	redactor, prov, notes := h.Redactor, h.Provider, h.Notes()
 	// A turn's export still unanswered when the session ends would be in
 	// doubt: with a collector not known to answer in time, each turn goes
 	// through the background delivery, which waits for the answer.
@@ -96,8 +68,8 @@ func Run(ctx context.Context, c Config) int {
 	if c.DeliverKept != nil {
 		c.DeliverKept()
 	}
-	parent, _ := tracer.ParentFromEnv(ctx, c.getenv)
-	opts := s.Recording(redactor)
+	parent, _ := tracer.ParentFromEnv(ctx, h.Getenv)
+	opts := h.Recording()
 	// A session's last turn is kept where a wrapped run's is (the hooks'
 	// state directory): the next agent process that loads the session,
 	// or a wrapped run resuming the chat, links to it.
@@ -154,10 +126,8 @@ func Run(ctx context.Context, c Config) int {
 	close(flushes)
 	<-flushed
 	turns.end()
-	report := prov.Shutdown(ctx)
-	settings.Spooled(reports, report)
-	reports.Finish()
-	if err := reports.Err(); err != nil {
+	report, err := h.Close(ctx)
+	if err != nil {
 		notes = append(notes, err.Error())
 	}
 	if broken != nil {

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cursor-otel/cursor-otel/internal/harness"
 	"github.com/cursor-otel/cursor-otel/internal/oneline"
 	"github.com/cursor-otel/cursor-otel/internal/settings"
 	"github.com/cursor-otel/cursor-otel/internal/spool"
@@ -72,8 +73,7 @@ func Run(ctx context.Context, c Config) int {
 		}
 		return c.done(0, msg)
 	}
-	redactor := s.Redactor(c.Environ)
-	d, err := tracer.NewDelivery(ctx, s.Tracing(c.Getenv, redactor))
+	d, redactor, err := harness.NewDelivery(ctx, harness.Setup{Settings: s, Environ: c.Environ, Getenv: c.Getenv})
 	if err != nil {
 		return c.done(1, redactor.Redact(fmt.Sprintf("cannot deliver the sessions kept in %s: %v", s.Spool, err)))
 	}

@@ -10,10 +10,13 @@ import (
 	"time"
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/cursor-otel/cursor-otel/internal/conversation"
+	"github.com/cursor-otel/cursor-otel/internal/harness"
 	"github.com/cursor-otel/cursor-otel/internal/settings"
 	"github.com/cursor-otel/cursor-otel/internal/spool"
+	"github.com/cursor-otel/cursor-otel/internal/summary"
 	"github.com/cursor-otel/cursor-otel/spanmap"
 	"github.com/cursor-otel/cursor-otel/tracer"
 )
@@ -68,9 +71,13 @@ type builder struct {
 	ctx    context.Context
 	hooks  *spanmap.Hooks
 	spool  *spool.Dir
-	prov   *tracer.Provider
+	h      *harness.Harness
 	got    *collected
 	killed bool
+	// reports are the files each hook turn's report goes to, by its
+	// trace (see reportTo); files holds them, to be finished.
+	reports map[trace.TraceID]*summary.Files
+	files   reportFiles
 }
 
 func (c BuildConfig) builder(ctx context.Context) *builder {
@@ -82,29 +89,51 @@ func (c BuildConfig) builder(ctx context.Context) *builder {
 	// The spans are made as the settings would export them (resource,
 	// sampler, reports), and kept rather than exported: the delivery
 	// sends them from the spool.
-	cfg := s.Tracing(func(name string) string {
+	got := &collected{}
+	b := &builder{c: c, getenv: getenv, ctx: ctx, got: got, reports: map[trace.TraceID]*summary.Files{}, files: reportFiles{}}
+	h := harness.Start(ctx, harness.Setup{Settings: s, Environ: c.Environ, Getenv: func(name string) string {
 		if name == "OTEL_TRACES_EXPORTER" {
 			return "none"
 		}
 		return getenv(name)
-	}, s.Redactor(c.Environ))
-	cfg.Spool, cfg.Deliverer = nil, nil
-	got := &collected{}
-	cfg.Processors = append(cfg.Processors, got)
-	prov, err := tracer.New(ctx, cfg)
-	if err != nil {
-		prov = tracer.NewNoExport(ctx, cfg)
-	}
-	_ = settings.Report(prov, s.Reports())
-	return &builder{c: c, getenv: getenv, ctx: ctx, hooks: spanmap.NewHooks(s.Recording(s.Redactor(c.Environ))),
-		spool: spool.Open(SpoolDir(s, c.StateDir), s.SpoolMax), prov: prov, got: got}
+	}, Configure: func(cfg *tracer.Config) {
+		cfg.Spool = nil
+		cfg.Processors = append(cfg.Processors, got)
+	}, Route: func(id trace.TraceID) (*summary.Files, bool) {
+		files, ok := b.reports[id]
+		return files, ok
+	}})
+	b.h, b.hooks, b.spool = h, spanmap.NewHooks(h.Recording()), spool.Open(SpoolDir(s, c.StateDir), s.SpoolMax)
+	return b
 }
 
 // close ends the provider: reports and metrics, after the lock is let go.
 func (b *builder) close() {
 	ctx, cancel := context.WithTimeout(context.Background(), cmp.Or(b.c.Settings.FlushTimeout, tracer.DefaultFlushTimeout))
 	defer cancel()
-	b.prov.Shutdown(ctx)
+	_, _ = b.h.Close(ctx) // in the background: what it could not write, nobody would read
+	b.files.finish()
+}
+
+// reportTurns sends the report of each trace built to where the hook
+// that recorded the conversation's last event used said; an older
+// version's entries, which say nothing, leave it to the builder's own
+// settings.
+func (b *builder) reportTurns(j journaled, built spanmap.HookBuilt) {
+	var to *reportTo
+	last := -1
+	for _, i := range built.Used { // the journal is oldest first
+		if r := j.reports[i]; r != nil && i > last {
+			to, last = r, i
+		}
+	}
+	if to == nil {
+		return
+	}
+	files := b.files.of(*to)
+	for _, r := range built.Records {
+		b.reports[r.TraceID] = files
+	}
 }
 
 // kill says the build stops at step (tests alone).
@@ -146,6 +175,7 @@ func (b *builder) conversation(name string, now time.Time) (again time.Time) {
 		store.SetLast(id, cp.Root.SpanContext())
 	}
 	cp.Late += built.Late
+	b.reportTurns(j, built)
 	stamp := now.UnixNano()
 	key := name + "-" + strconv.FormatInt(stamp, 10)
 	byDest := map[string][]spanmap.SpanRecord{}
@@ -220,8 +250,7 @@ func (b *builder) sendTooLarge(dest string, sessions [][]sdktrace.ReadOnlySpan) 
 	}
 	dropped := len(sessions)
 	if to, ok := tracer.Destination(b.getenv); ok && b.spool.IDs(to)[dest] {
-		s := b.c.Settings
-		if del, err := tracer.NewDelivery(b.ctx, s.Tracing(b.getenv, s.Redactor(b.c.Environ))); err == nil {
+		if del, _, err := harness.NewDelivery(b.ctx, harness.Setup{Settings: b.c.Settings, Environ: b.c.Environ, Getenv: b.getenv}); err == nil {
 			ctx, cancel := context.WithTimeout(b.ctx, tracer.ExportTimeout(b.getenv))
 			send := del.Export().Send
 			for _, spans := range sessions {
@@ -239,7 +268,7 @@ func (b *builder) sendTooLarge(dest string, sessions [][]sdktrace.ReadOnlySpan) 
 // spans makes records into the spans the settings would export.
 func (b *builder) spans(records []spanmap.SpanRecord) []sdktrace.ReadOnlySpan {
 	for _, r := range records {
-		spanmap.Emit(b.ctx, b.prov.Tracer(), r)
+		spanmap.Emit(b.ctx, b.h.Provider.Tracer(), r)
 	}
 	return b.got.take()
 }

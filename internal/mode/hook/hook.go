@@ -71,7 +71,7 @@ func Run(c Config) int {
 		return 0
 	}
 	at := now()
-	entry := spanmap.HookEntry{At: at, Dest: dest, Event: withoutContent(ev, s.CaptureContent)}
+	entry := journalEntry{HookEntry: spanmap.HookEntry{At: at, Dest: dest, Event: withoutContent(ev, s.CaptureContent)}, Reports: reportsOf(s)}
 	if os.Geteuid() == 0 {
 		repairOwner(dir) // a root run (sudo -E) gives back what an older one took
 	}
@@ -126,7 +126,7 @@ func withoutContent(ev parse.HookEvent, capture bool) parse.HookEvent {
 func answer(data []byte) string {
 	var p fastjson.Parser
 	v, err := p.ParseBytes(bytes.TrimSpace(data))
-	if err == nil && string(v.GetStringBytes("hook_event_name")) == "beforeSubmitPrompt" {
+	if err == nil && string(v.GetStringBytes("hook_event_name")) == parse.HookPrompt {
 		return `{"continue":true}` + "\n"
 	}
 	return "{}\n"

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/cursor-otel/cursor-otel/parse"
 )
 
 // Events are the hooks cursor-otel installs: the session's bounds, each
@@ -17,8 +19,8 @@ import (
 // same calls twice; the hook reads them too, for a hooks.json that names
 // them).
 var Events = []string{
-	"sessionStart", "sessionEnd", "beforeSubmitPrompt", "afterAgentResponse", "afterAgentThought",
-	"preToolUse", "postToolUse", "postToolUseFailure", "subagentStart", "subagentStop", "stop", "preCompact",
+	parse.HookSessionStart, parse.HookSessionEnd, parse.HookPrompt, parse.HookResponse, parse.HookThought,
+	parse.HookPreToolUse, parse.HookPostToolUse, parse.HookPostToolUseFailure, parse.HookSubagentStart, parse.HookSubagentStop, parse.HookStop, parse.HookPreCompact,
 }
 
 // backupSuffix names the copy of hooks.json kept before cursor-otel first

@@ -33,8 +33,15 @@ const (
 // journalOf is a conversation's journal directory.
 func journalOf(dir, name string) string { return filepath.Join(dir, journalDir, name) }
 
+// journalEntry is an entry as its file holds it: the span model's, and
+// where its hook sent reports (nil in an entry an older version wrote).
+type journalEntry struct {
+	spanmap.HookEntry
+	Reports *reportTo `json:"reports,omitempty"`
+}
+
 // appendEntry writes one event to its conversation's journal.
-func appendEntry(dir string, e spanmap.HookEntry) error {
+func appendEntry(dir string, e journalEntry) error {
 	jd := journalOf(dir, conversationName(e.Event.ConversationID))
 	if err := spool.MkdirAll(jd); err != nil {
 		return fmt.Errorf("journal: %w", err)
@@ -53,6 +60,7 @@ func appendEntry(dir string, e spanmap.HookEntry) error {
 // files.
 type journaled struct {
 	entries []spanmap.HookEntry
+	reports []*reportTo // each entry's
 	files   []string
 	aside   []string // damaged entries set aside
 }
@@ -76,7 +84,7 @@ func readJournal(dir, name string, now time.Time) journaled {
 		if !strings.HasSuffix(n, entrySuffix) {
 			continue
 		}
-		var e spanmap.HookEntry
+		var e journalEntry
 		b, err := os.ReadFile(path)
 		if err == nil {
 			err = json.Unmarshal(b, &e)
@@ -90,7 +98,8 @@ func readJournal(dir, name string, now time.Time) journaled {
 			}
 			continue
 		}
-		j.entries = append(j.entries, e)
+		j.entries = append(j.entries, e.HookEntry)
+		j.reports = append(j.reports, e.Reports)
 		j.files = append(j.files, path)
 	}
 	return j

@@ -12,6 +12,7 @@ import (
 
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/cursor-otel/cursor-otel/internal/harness"
 	"github.com/cursor-otel/cursor-otel/internal/oneline"
 	"github.com/cursor-otel/cursor-otel/internal/settings"
 	"github.com/cursor-otel/cursor-otel/internal/tree"
@@ -49,27 +50,25 @@ func Run(ctx context.Context, c Config) int {
 	}
 	s := c.Settings
 	status := 0
-	redactor := s.Redactor(c.Environ)
-	reports := s.Reports()
-	reports.HoldJSON()
-	cfg := s.Tracing(c.Getenv, redactor)
-	cfg.Deliverer = c.Deliverer
-	if !s.Quiet {
-		cfg.Processors = append(cfg.Processors, tracer.OnTraceEnd(func(t tracer.Trace) { tree.Print(c.Stdout, t.Spans, t.Finished) }))
+	h := harness.Start(ctx, harness.Setup{Settings: s, Environ: c.Environ, Getenv: c.Getenv, Deliverer: c.Deliverer, HoldJSON: true,
+		Configure: func(cfg *tracer.Config) {
+			if !s.Quiet {
+				cfg.Processors = append(cfg.Processors, tracer.OnTraceEnd(func(t tracer.Trace) { tree.Print(c.Stdout, t.Spans, t.Finished) }))
+			}
+		}})
+	redactor, prov := h.Redactor, h.Provider
+	if h.ExportErr != nil {
+		fmt.Fprintln(c.Stderr, oneline.Join(redactor.Redact(h.ExportErr.Error()), "replaying without export"))
+		status = 1
 	}
-	prov, err := tracer.New(ctx, cfg)
-	if err != nil {
-		fmt.Fprintln(c.Stderr, oneline.Join(redactor.Redact(err.Error()), "replaying without export"))
-		prov, status = tracer.NewNoExport(ctx, cfg), 1
-	}
-	if err := settings.Report(prov, reports); err != nil {
-		fmt.Fprintln(c.Stderr, oneline.Join(err.Error()))
+	if h.MetricsErr != nil {
+		fmt.Fprintln(c.Stderr, oneline.Join(redactor.Redact(h.MetricsErr.Error()), "no metrics"))
 	}
 	files := c.Files
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
-	opts := s.Recording(redactor)
+	opts := h.Recording()
 	stdin := c.Stdin
 	if c.Now {
 		shift, buffered, err := toPresent(ctx, files, c.Stdin, time.Now())
@@ -94,11 +93,9 @@ func Run(ctx context.Context, c Config) int {
 	// Errors (a report not written, an export to a named endpoint that
 	// failed) are said even with --quiet and make the status 1; a missing
 	// default collector is a warning. All of it in one line.
-	report := prov.Shutdown(ctx)
-	settings.Spooled(reports, report)
-	reports.Finish()
+	report, reportsErr := h.Close(ctx)
 	var notes []string
-	if err := reports.Err(); err != nil {
+	if err := reportsErr; err != nil {
 		notes, status = append(notes, err.Error()), 1
 	}
 	if msg := report.Warning(); msg != "" && (report.UserEndpoint || !s.Quiet) {

@@ -2,9 +2,10 @@ package wrap
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/cursor-otel/cursor-otel/internal/envlist"
 )
 
 // depthVar counts the cursor-otels a run goes through: each gives the
@@ -20,13 +21,8 @@ const maxDepth = 8
 
 // chainDepth reads the depth from the environment.
 func chainDepth(environ []string) int {
-	for _, kv := range slices.Backward(environ) {
-		if v, ok := strings.CutPrefix(kv, depthVar+"="); ok {
-			n, _ := strconv.Atoi(v)
-			return max(n, 0)
-		}
-	}
-	return 0
+	n, _ := strconv.Atoi(envlist.Get(environ, depthVar))
+	return max(n, 0)
 }
 
 // withDepth is environ with the depth set to n.

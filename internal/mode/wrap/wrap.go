@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -19,12 +18,13 @@ import (
 
 	"github.com/cursor-otel/cursor-otel/internal/agent"
 	"github.com/cursor-otel/cursor-otel/internal/conversation"
+	"github.com/cursor-otel/cursor-otel/internal/envlist"
+	"github.com/cursor-otel/cursor-otel/internal/harness"
 	"github.com/cursor-otel/cursor-otel/internal/oneline"
 	"github.com/cursor-otel/cursor-otel/internal/pricing"
 	"github.com/cursor-otel/cursor-otel/internal/redact"
 	"github.com/cursor-otel/cursor-otel/internal/safe"
 	"github.com/cursor-otel/cursor-otel/internal/settings"
-	"github.com/cursor-otel/cursor-otel/internal/summary"
 	"github.com/cursor-otel/cursor-otel/parse"
 	"github.com/cursor-otel/cursor-otel/spanmap"
 	"github.com/cursor-otel/cursor-otel/tracer"
@@ -59,14 +59,7 @@ type Config struct {
 	ACP func(ctx context.Context, path string, env []string, inv agent.Invocation) int
 }
 
-func (c *Config) getenv(key string) string {
-	for i := len(c.Environ) - 1; i >= 0; i-- {
-		if v, ok := strings.CutPrefix(c.Environ[i], key+"="); ok {
-			return v
-		}
-	}
-	return ""
-}
+func (c *Config) getenv(key string) string { return envlist.Get(c.Environ, key) }
 
 // Exit statuses of cursor-otel's own, where the agent did not run.
 const (
@@ -151,9 +144,8 @@ func traced(ctx context.Context, c Config, path string, env []string, inv agent.
 		fmt.Fprintln(c.Stderr, oneline.Join(fmt.Sprintf("start %s: %v", path, unwrapAll(err))))
 		code := statusCannotRun
 		r.rec.Finish(spanmap.End{Time: time.Now(), ExitCode: &code, NoStream: true})
-		settings.Spooled(r.reports, r.prov.Shutdown(ctx))
+		_, _ = r.h.Close(ctx)
 		r.turns.wait()
-		r.reports.Finish()
 		return statusCannotRun
 	}
 	return r.follow(ctx, c, proc, p)
@@ -161,9 +153,9 @@ func traced(ctx context.Context, c Config, path string, env []string, inv agent.
 
 // recording is a traced run's tracing, set up while the agent runs.
 type recording struct {
+	h        *harness.Harness
 	s        settings.Settings
 	redactor *redact.Redactor
-	reports  *summary.Files
 	prov     *tracer.Provider
 	rec      *spanmap.Recorder
 	turns    *earlyTurns
@@ -175,22 +167,11 @@ type recording struct {
 // the span model, recording into the trace under parent.
 func setUp(ctx context.Context, c Config, path string, inv agent.Invocation, p plan, parent context.Context, validParent bool) *recording {
 	s := c.Settings
-	r := &recording{s: s, redactor: s.Redactor(c.Environ, inv.APIKey), reports: s.Reports()}
-	r.reports.HoldJSON() // until the flush says what became of the session
-	cfg := s.Tracing(c.getenv, r.redactor)
-	cfg.Deliverer = c.Deliverer
-	prov, err := tracer.New(ctx, cfg)
-	if err != nil {
-		// The settings were checked; what is left (an exporter that
-		// cannot be made) leaves the run untraced but its reports.
-		r.notes = append(r.notes, r.redactor.Redact(err.Error())+"; nothing exported")
-		prov = tracer.NewNoExport(ctx, cfg)
-	}
-	r.prov = prov
-	if err := settings.Report(prov, r.reports); err != nil {
-		r.notes = append(r.notes, err.Error())
-	}
-	opts := s.Recording(r.redactor)
+	// JSON reports are held until the flush says what became of the session.
+	h := harness.Start(ctx, harness.Setup{Settings: s, Environ: c.Environ, Secrets: []string{inv.APIKey}, Deliverer: c.Deliverer, HoldJSON: true})
+	r := &recording{h: h, s: s, redactor: h.Redactor, prov: h.Provider, notes: h.Notes()}
+	prov := h.Provider
+	opts := h.Recording()
 	// A resumed chat links to the conversation's last turn traced here.
 	r.turns = newEarlyTurns(conversation.Store{Dir: conversation.DefaultDir(c.Environ)})
 	opts.Turns = r.turns
@@ -213,7 +194,7 @@ func setUp(ctx context.Context, c Config, path string, inv agent.Invocation, p p
 // follow traces the running agent's output until it exits, flushes the
 // trace and returns the status to exit with.
 func (r *recording) follow(ctx context.Context, c Config, proc *agent.Process, p plan) int {
-	s, rec, prov, redactor, reports, notes := r.s, r.rec, r.prov, r.redactor, r.reports, r.notes
+	s, rec, prov, redactor, notes := r.s, r.rec, r.prov, r.redactor, r.notes
 	// The spool, looked at once, while the agent runs: what earlier runs
 	// kept for this collector is delivered in the background, and what
 	// waits for another one is said at the end.
@@ -291,9 +272,8 @@ func (r *recording) follow(ctx context.Context, c Config, proc *agent.Process, p
 	if render != nil {
 		render.finish(exit.Code == 0)
 	}
-	report := prov.Shutdown(ctx)
+	report, reportsErr := r.h.Close(ctx)
 	r.turns.wait() // written beside the export
-	settings.Spooled(reports, report)
 	if broken != nil {
 		notes = append(notes, fmt.Sprintf("%v; the trace is incomplete", broken))
 	}
@@ -301,9 +281,8 @@ func (r *recording) follow(ctx context.Context, c Config, proc *agent.Process, p
 		notes = append(notes, fmt.Sprintf("tracing fell behind the agent's output; %s of it not traced", oneline.Size(untraced)))
 	}
 	notes = append(notes, report.Warning(), waiting)
-	reports.Finish()
-	if err := reports.Err(); err != nil {
-		notes = append(notes, err.Error())
+	if reportsErr != nil {
+		notes = append(notes, reportsErr.Error())
 	}
 	status := exit.Code
 	if over := rec.OverBudget(); len(over) > 0 && exit.Code == 0 {

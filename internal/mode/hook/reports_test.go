@@ -1,0 +1,84 @@
+package hook
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cursor-otel/cursor-otel/internal/settings"
+	"github.com/cursor-otel/cursor-otel/parse"
+	"github.com/cursor-otel/cursor-otel/spanmap"
+)
+
+// TestTurnReportsGoWhereTheHookSaid: a hook turn's report goes to the
+// files the hook that recorded it named (flag or environment, made
+// absolute), whatever the builder's own settings say; entries an older
+// version wrote, which name none, leave it to the builder's settings.
+func TestTurnReportsGoWhereTheHookSaid(t *testing.T) {
+	for _, tt := range []struct {
+		name        string
+		hook        string // the hook's --summary-json, relative to its directory; "" for none
+		older       bool   // the entries name no reports (an older version's)
+		wantHook    int    // reports in the hook's file
+		wantBuilder int    // and in the builder's own
+	}{
+		{"the hook's file, whoever builds", "hook.jsonl", false, 1, 0},
+		{"a hook that asked for none", "", false, 0, 0},
+		{"an older version's entries", "", true, 0, 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir, hookDir, builderDir := t.TempDir(), t.TempDir(), t.TempDir()
+			hookSettings := settings.Settings{SummaryJSON: tt.hook, TraceURL: "http://jaeger/trace/{trace_id}"}
+			t.Chdir(hookDir)
+			c := `"conversation_id":"conv-a","generation_id":"g1"`
+			for i, event := range []string{`{"hook_event_name":"beforeSubmitPrompt",` + c + `}`, `{"hook_event_name":"stop",` + c + `,"status":"completed"}`} {
+				at := t0.Add(time.Duration(i) * time.Second)
+				if tt.older {
+					ev := mustDecode(t, event)
+					if err := appendEntry(dir, journalEntry{HookEntry: spanmap.HookEntry{At: at, Event: ev}}); err != nil {
+						t.Fatal(err)
+					}
+					continue
+				}
+				var out strings.Builder
+				Run(Config{Settings: hookSettings, StateDir: dir, Stdin: strings.NewReader(event), Stdout: &out, Now: func() time.Time { return at }})
+			}
+			t.Chdir(builderDir) // the builder runs elsewhere, with settings of its own
+			own := filepath.Join(builderDir, "builder.jsonl")
+			Build(context.Background(), BuildConfig{Settings: settings.Settings{SummaryJSON: own}, StateDir: dir,
+				Getenv: func(string) string { return "" }, Now: func() time.Time { return t0.Add(time.Minute) }})
+			hookFile, _ := os.ReadFile(filepath.Join(hookDir, "hook.jsonl"))
+			builderFile, _ := os.ReadFile(own)
+			if got, builder := bytes.Count(hookFile, []byte("\n")), bytes.Count(builderFile, []byte("\n")); got != tt.wantHook || builder != tt.wantBuilder {
+				t.Fatalf("%d reports in the hook's file, %d in the builder's; want %d and %d", got, builder, tt.wantHook, tt.wantBuilder)
+			}
+			for d := json.NewDecoder(bytes.NewReader(hookFile)); d.More(); {
+				var report struct {
+					Session  string `json:"session_id"`
+					TraceID  string `json:"trace_id"`
+					TraceURL string `json:"trace_url"`
+				}
+				if err := d.Decode(&report); err != nil {
+					t.Fatal(err)
+				}
+				if report.Session != "conv-a" || report.TraceID == "" || report.TraceURL != "http://jaeger/trace/"+report.TraceID {
+					t.Errorf("report: %+v", report)
+				}
+			}
+		})
+	}
+}
+
+func mustDecode(t *testing.T, event string) parse.HookEvent {
+	t.Helper()
+	ev, err := parse.DecodeHook([]byte(event))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ev
+}
