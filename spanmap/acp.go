@@ -196,8 +196,9 @@ func (a *ACP) request(m *parse.ACPRequest, at time.Time) {
 		// (one naming no session, session/new or list, is no turn's).
 		if t := a.sessions[ref.SessionID].turn(); t != nil && ref.SessionID != "" {
 			req.turn = t
-			_, req.span = a.tracer.Start(t.ctx, m.Method, trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindClient),
-				trace.WithAttributes(append(a.common(t.sess, m.Method), rpcAttrs(m)...)...))
+			p := requestDraft(m.Method, m.Method, trace.SpanKindClient, m)
+			p.attrs = append(p.attrs, a.common(t.sess, "")...)
+			req.span = a.startDraft(t.ctx, p, at)
 		}
 		return
 	}
@@ -215,21 +216,21 @@ func (a *ACP) request(m *parse.ACPRequest, at time.Time) {
 	} else if tl := t.toolFor(ref.Path); tl != nil {
 		parent = tl.ctx
 	}
-	start := func(name, op string, kind trace.SpanKind, attrs ...attribute.KeyValue) {
-		attrs = append(append(a.common(s, op), rpcAttrs(m)...), attrs...)
+	start := func(p *draft, attrs ...attribute.KeyValue) {
+		p.attrs = append(append(p.attrs, a.common(s, "")...), attrs...)
 		if a.rec.opts.CaptureContent && isWait(m.Method) && len(m.Params) > 0 {
-			attrs = append(attrs, ACPRequestText.String(a.rec.jsonText(string(m.Params), a.rec.opts.MaxContent)))
+			p.attrs = append(p.attrs, ACPRequestText.String(a.rec.jsonText(string(m.Params), a.rec.opts.MaxContent)))
 		}
-		_, req.span = a.tracer.Start(parent, name, trace.WithTimestamp(at), trace.WithSpanKind(kind), trace.WithAttributes(attrs...))
+		req.span = a.startDraft(parent, p, at)
 	}
 	switch {
 	case m.Method == "session/request_permission":
 		if ref.ToolCall != nil && ref.ToolCall.ToolCallID != "" {
 			parent = a.tool(t, *ref.ToolCall, at).ctx
 		}
-		start("request_permission", "request_permission", trace.SpanKindClient, ACPWait.Bool(true))
+		start(a.wait(OpRequestPermission, OpRequestPermission), rpcAttrs(m)...)
 	case acpWaits[m.Method] != "":
-		start(m.Method, acpWaits[m.Method], trace.SpanKindClient, ACPWait.Bool(true))
+		start(a.wait(m.Method, acpWaits[m.Method]), rpcAttrs(m)...)
 	case m.Method == "cursor/task":
 		// A subagent: its span is the subagent's, ended by the answer.
 		name := ref.SubagentType
@@ -248,14 +249,31 @@ func (a *ACP) request(m *parse.ACPRequest, at time.Time) {
 		// Not a span: the todo list as it stands, an event.
 		a.todos(t, ref.Todos, at)
 	case m.Method == "cursor/generate_image":
-		start("execute_tool generate_image", "execute_tool", trace.SpanKindInternal, ToolName.String("generate_image"), ToolType.String("function"))
+		start(requestDraft("execute_tool generate_image", OpExecuteTool, trace.SpanKindInternal, m), ToolName.String("generate_image"), ToolType.String("function"))
 	default:
 		var attrs []attribute.KeyValue
 		if ref.Path != "" {
 			attrs = append(attrs, ToolPath.String(a.rec.text(ref.Path, a.rec.opts.MaxContent)))
 		}
-		start(m.Method, "execute_tool", trace.SpanKindClient, attrs...)
+		start(requestDraft(m.Method, OpExecuteTool, trace.SpanKindClient, m), attrs...)
 	}
+}
+
+// wait is an ACP wait on the person (the shared waitDraft), named name:
+// its cursor.acp.wait is the name the attribute had before every source
+// had waits, kept for the queries written with it.
+func (a *ACP) wait(name, op string) *draft {
+	p := waitDraft(op)
+	p.name = name
+	p.attrs = append(p.attrs, ACPWait.Bool(true))
+	return p
+}
+
+// startDraft starts a live span as the draft p describes it, under
+// parent, at at: ACP's spans are live, the builders' drafts.
+func (a *ACP) startDraft(parent context.Context, p *draft, at time.Time) trace.Span {
+	_, span := a.tracer.Start(parent, p.name, trace.WithTimestamp(at), trace.WithSpanKind(p.kind), trace.WithAttributes(p.attrs...))
+	return span
 }
 
 // abandon ends what a request opened that its answer will never end.
@@ -366,8 +384,9 @@ func (a *ACP) state(t *acpTurn, state, stopReason string, at time.Time) {
 	}
 	switch state {
 	case "requires_action":
-		_, t.waiting = a.tracer.Start(t.ctx, "requires_action", trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindInternal),
-			trace.WithAttributes(append(a.common(t.sess, "requires_action"), ACPWait.Bool(true))...))
+		p := a.wait("requires_action", "requires_action")
+		p.kind, p.attrs = trace.SpanKindInternal, append(p.attrs, a.common(t.sess, "")...)
+		t.waiting = a.startDraft(t.ctx, p, at)
 	case "idle":
 		switch {
 		case t.parentTurn != nil:
@@ -796,18 +815,21 @@ func (a *ACP) answer(req *acpRequest, m *parse.ACPAnswer, at time.Time) {
 	} else if req.method == "session/request_permission" {
 		r := m.Result.Permission
 		attrs := []attribute.KeyValue{ACPPermOutcome.String(r.Outcome.Outcome)}
+		var kind string
 		if r.Outcome.OptionID != "" {
 			attrs = append(attrs, ACPPermOption.String(r.Outcome.OptionID))
 			for _, o := range m.Request.Ref.Options {
 				if o.OptionID == r.Outcome.OptionID && o.Kind != "" {
+					kind = o.Kind
 					attrs = append(attrs, ACPPermKind.String(o.Kind))
 				}
 			}
 		}
-		req.span.SetAttributes(attrs...)
+		req.span.SetAttributes(append(attrs, a.rec.waitAnswer(permissionOutcome(r.Outcome.Outcome, kind))...)...)
 	} else if acpWaits[req.method] != "" {
 		if outcome := m.Result.Outcome; outcome != "" {
 			req.span.SetAttributes(ACPOutcome.String(a.rec.text(outcome, maxMessage)))
+			req.span.SetAttributes(a.rec.waitAnswer(outcome)...)
 		}
 		if a.rec.opts.CaptureContent && len(m.Raw) > 0 {
 			req.span.SetAttributes(ACPResponseText.String(a.rec.jsonText(string(m.Raw), a.rec.opts.MaxContent)))

@@ -70,6 +70,10 @@ const (
 	OpInvokeAgent = "invoke_agent"
 	OpChat        = "chat"
 	OpExecuteTool = "execute_tool"
+	// OpRequestPermission: a wait on the person for an approval, whoever
+	// told it (ACP's session/request_permission, the stream's
+	// interaction_query).
+	OpRequestPermission = "request_permission"
 )
 
 // cursor-agent's own facts, under cursor.*.
@@ -142,6 +146,7 @@ const (
 	InteractionID      = attribute.Key("cursor.interaction.id")
 	InteractionOutcome = attribute.Key("cursor.interaction.outcome")
 	InteractionWaitMs  = attribute.Key("cursor.interaction.wait_ms")
+	Wait               = attribute.Key("cursor.wait") // true: a span of time the agent waited on the person
 	DroppedEvents      = attribute.Key("cursor.dropped_events")
 	EventLine          = attribute.Key("cursor.event.line")
 	EventType          = attribute.Key("cursor.event.type")
@@ -184,8 +189,6 @@ const (
 	EventInvalidLine = "cursor.invalid_line"
 	EventSignal      = "cursor.signal" // a signal passed on to the agent
 
-	EventInteractionRequest     = "cursor.interaction.request"  // the agent asks (an approval)
-	EventInteractionResponse    = "cursor.interaction.response" // and is answered
 	EventBackgroundShellTimeout = "cursor.background_shell_timeout"
 	EventTaskNotification       = "cursor.task_notification"
 	EventSystem                 = "cursor.system"     // another system event

@@ -36,13 +36,13 @@ type session struct {
 	model   string
 	convID  string
 
-	current    *modelCall            // the model call new output belongs to
-	calls      map[string]*modelCall // open model calls by model_call_id
-	open       []*modelCall          // model calls not yet ended
-	held       []*modelCall          // ended, made when the session's start is known
-	modelCalls int                   // opened so far
-	tools      map[string]*toolCall  // tool calls started and not completed, by call_id
-	asked      map[string]time.Time  // interaction requests without a response yet, by id
+	current    *modelCall             // the model call new output belongs to
+	calls      map[string]*modelCall  // open model calls by model_call_id
+	open       []*modelCall           // model calls not yet ended
+	held       []*modelCall           // ended, made when the session's start is known
+	modelCalls int                    // opened so far
+	tools      map[string]*toolCall   // tool calls started and not completed, by call_id
+	waits      map[string]*streamWait // waits on the person not yet answered, by interaction id
 
 	result          *parse.Result
 	prompt          boundedText
@@ -64,7 +64,7 @@ func (r *Recorder) newSession(sc trace.SpanContext) *session {
 		rec:   r,
 		calls: map[string]*modelCall{},
 		tools: map[string]*toolCall{},
-		asked: map[string]time.Time{},
+		waits: map[string]*streamWait{},
 	}
 	s.prompt.max = 2 * r.opts.MaxContent
 	s.clock.shift = r.opts.Shift
@@ -231,35 +231,6 @@ func (s *session) setResult(e *parse.Result) {
 	s.current = nil
 }
 
-// interaction records the agent asking its client (often a person) and
-// the answer, on the model call under way (the wait is inside it), else
-// on the session; the wait between them is time a person looks for.
-func (s *session) interaction(e *parse.Interaction, t time.Time) {
-	on := &s.span
-	if mc := s.current; mc != nil && !mc.done {
-		on = &mc.p
-		mc.see(t)
-	}
-	attrs := []attribute.KeyValue{InteractionKind.String(s.rec.text(e.Kind, maxMessage)), InteractionID.String(s.rec.text(e.ID, maxMessage))}
-	if !e.Response {
-		if len(s.asked) < maxEventsPerKind {
-			s.asked[e.ID] = t
-		}
-		on.addEvent(EventInteractionRequest, t, attrs...)
-		return
-	}
-	if e.Outcome != "" {
-		attrs = append(attrs, InteractionOutcome.String(s.rec.text(e.Outcome, maxMessage)))
-	}
-	if asked, ok := s.asked[e.ID]; ok {
-		delete(s.asked, e.ID)
-		wait := max(t.Sub(asked), 0)
-		s.waited += wait
-		attrs = append(attrs, InteractionWaitMs.Int64(wait.Milliseconds()))
-	}
-	on.addEvent(EventInteractionResponse, t, attrs...)
-}
-
 // notice records a system event other than init, under a name of its own
 // when its subtype has one.
 func (s *session) notice(e *parse.Notice, t time.Time) {
@@ -392,6 +363,7 @@ func (s *session) finish(end End) {
 		tc.parent.see(endTime)
 		tc.endIncomplete(endTime, interrupted, end.UntracedBytes > 0)
 	}
+	s.endWaits(endTime, interrupted, end.UntracedBytes > 0)
 	for _, mc := range slices.Clone(s.open) {
 		s.endModelCall(mc)
 	}
