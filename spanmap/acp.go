@@ -197,7 +197,7 @@ func (a *ACP) request(m *parse.ACPRequest, at time.Time) {
 		if t := a.sessions[ref.SessionID].turn(); t != nil && ref.SessionID != "" {
 			req.turn = t
 			p := requestDraft(m.Method, m.Method, trace.SpanKindClient, m)
-			p.attrs = append(p.attrs, a.common(t.sess, "")...)
+			p.attrs = a.appendCommon(p.attrs, t.sess)
 			req.span = a.startDraft(t.ctx, p, at)
 		}
 		return
@@ -217,7 +217,7 @@ func (a *ACP) request(m *parse.ACPRequest, at time.Time) {
 		parent = tl.ctx
 	}
 	start := func(p *draft, attrs ...attribute.KeyValue) {
-		p.attrs = append(append(p.attrs, a.common(s, "")...), attrs...)
+		p.attrs = append(a.appendCommon(p.attrs, s), attrs...)
 		if a.rec.opts.CaptureContent && isWait(m.Method) && len(m.Params) > 0 {
 			p.attrs = append(p.attrs, ACPRequestText.String(a.rec.jsonText(string(m.Params), a.rec.opts.MaxContent)))
 		}
@@ -228,9 +228,9 @@ func (a *ACP) request(m *parse.ACPRequest, at time.Time) {
 		if ref.ToolCall != nil && ref.ToolCall.ToolCallID != "" {
 			parent = a.tool(t, *ref.ToolCall, at).ctx
 		}
-		start(a.wait(OpRequestPermission, OpRequestPermission), rpcAttrs(m)...)
+		start(a.wait(OpRequestPermission, OpRequestPermission, m))
 	case acpWaits[m.Method] != "":
-		start(a.wait(m.Method, acpWaits[m.Method]), rpcAttrs(m)...)
+		start(a.wait(m.Method, acpWaits[m.Method], m))
 	case m.Method == "cursor/task":
 		// A subagent: its span is the subagent's, ended by the answer.
 		name := ref.SubagentType
@@ -259,13 +259,17 @@ func (a *ACP) request(m *parse.ACPRequest, at time.Time) {
 	}
 }
 
-// wait is an ACP wait on the person (the shared waitDraft), named name:
-// its cursor.acp.wait is the name the attribute had before every source
-// had waits, kept for the queries written with it.
-func (a *ACP) wait(name, op string) *draft {
+// wait is an ACP wait on the person (the shared waitDraft), named name,
+// asked by request m when one did: its cursor.acp.wait is the name the
+// attribute had before every source had waits, kept for the queries
+// written with it.
+func (a *ACP) wait(name, op string, m *parse.ACPRequest) *draft {
 	p := waitDraft(op)
 	p.name = name
 	p.attrs = append(p.attrs, ACPWait.Bool(true))
+	if m != nil {
+		p.attrs = appendRPC(p.attrs, m)
+	}
 	return p
 }
 
@@ -350,6 +354,16 @@ func (a *ACP) listEvent(t *acpTurn, at time.Time, name string, statusKey, textKe
 	t.root.AddEvent(name, trace.WithTimestamp(at), trace.WithAttributes(attrs...))
 }
 
+// appendCommon appends what every span of a session says of whom it
+// belongs to (the shaper's identity).
+func (a *ACP) appendCommon(attrs []attribute.KeyValue, s *acpSession) []attribute.KeyValue {
+	attrs = append(attrs, AgentName.String(a.agentName()))
+	if s != nil {
+		attrs = a.rec.appendFacts(attrs, said{ConversationID, s.id})
+	}
+	return attrs
+}
+
 // common are the attributes every span of a session carries.
 func (a *ACP) common(s *acpSession, op string) []attribute.KeyValue {
 	var conversation string
@@ -384,8 +398,8 @@ func (a *ACP) state(t *acpTurn, state, stopReason string, at time.Time) {
 	}
 	switch state {
 	case "requires_action":
-		p := a.wait("requires_action", "requires_action")
-		p.kind, p.attrs = trace.SpanKindInternal, append(p.attrs, a.common(t.sess, "")...)
+		p := a.wait("requires_action", "requires_action", nil)
+		p.kind, p.attrs = trace.SpanKindInternal, a.appendCommon(p.attrs, t.sess)
 		t.waiting = a.startDraft(t.ctx, p, at)
 	case "idle":
 		switch {
@@ -469,7 +483,7 @@ func (a *ACP) beginTurn(req *acpRequest, m *parse.ACPRequest, at time.Time) {
 	attrs := a.rec.rootAttributes(a.agentName(), said{ConversationID, s.id}, said{RequestModel, s.model},
 		said{Cwd, s.cwd}, said{ComposerMode, s.mode}, said{ACPSessionTitle, s.title})
 	attrs = append(attrs, a.who()...)
-	attrs = append(attrs, rpcAttrs(m)...)
+	attrs = appendRPC(attrs, m)
 	if a.rec.opts.CaptureContent {
 		var text strings.Builder
 		for _, b := range p.Prompt {
@@ -1132,10 +1146,11 @@ func ACPEndAttrs(code int, stderrTail string, untraced int64) []attribute.KeyVal
 	return attrs
 }
 
-// rpcAttrs name a request by the JSON-RPC conventions, old and current.
-func rpcAttrs(m *parse.ACPRequest) []attribute.KeyValue {
-	return []attribute.KeyValue{RPCSystem.String("jsonrpc"), RPCSystemName.String("jsonrpc"), RPCMethod.String(m.Method),
-		RPCRequestID.String(m.ID), JSONRPCRequestID.String(m.ID), JSONRPCVersion.String("2.0")}
+// appendRPC appends what names a request by the JSON-RPC conventions,
+// old and current.
+func appendRPC(attrs []attribute.KeyValue, m *parse.ACPRequest) []attribute.KeyValue {
+	return append(attrs, RPCSystem.String("jsonrpc"), RPCSystemName.String("jsonrpc"), RPCMethod.String(m.Method),
+		RPCRequestID.String(m.ID), JSONRPCRequestID.String(m.ID), JSONRPCVersion.String("2.0"))
 }
 
 // rpcError is an error answer's attributes.

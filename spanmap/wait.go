@@ -19,8 +19,15 @@ import (
 // starts it: named by what is asked (request_permission, ask_question…),
 // CLIENT (the person is outside the agent), with cursor.wait.
 func waitDraft(op string) *draft {
-	return &draft{name: op, kind: trace.SpanKindClient, attrs: []attribute.KeyValue{OperationName.String(op), Wait.Bool(true)}}
+	attrs := make([]attribute.KeyValue, 2, waitAttrs)
+	attrs[0], attrs[1] = OperationName.String(op), Wait.Bool(true)
+	return &draft{name: op, kind: trace.SpanKindClient, attrs: attrs}
 }
+
+// waitAttrs is room for what a wait's span or a request's says, so
+// that the attributes grow once: the operation, the identity, the
+// answer, and a request's JSON-RPC names.
+const waitAttrs = 14
 
 // waitAnswer is what a wait's span says of the answer: the outcome,
 // named one way whoever told it (see waitOutcome).
@@ -67,9 +74,9 @@ func permissionOutcome(outcome, optionKind string) string {
 // JSON-RPC, either way): named by its method unless name says otherwise,
 // keyed by the JSON-RPC conventions, old and current.
 func requestDraft(name, op string, kind trace.SpanKind, m *parse.ACPRequest) *draft {
-	attrs := make([]attribute.KeyValue, 0, 8)
+	attrs := make([]attribute.KeyValue, 0, waitAttrs)
 	if op != "" {
 		attrs = append(attrs, OperationName.String(op))
 	}
-	return &draft{name: name, kind: kind, attrs: append(attrs, rpcAttrs(m)...)}
+	return &draft{name: name, kind: kind, attrs: appendRPC(attrs, m)}
 }
