@@ -215,7 +215,9 @@ const (
 	ErrTool    = "error"
 	ErrTimeout = "timeout" // it ran out of time
 	// ErrIncomplete: a span that ended with its work open (a tool call
-	// never completed, a turn that ended without its stop).
+	// never completed; a turn that ended without its end: a stream
+	// without its result, hooks without the stop, ACP without the
+	// prompt's answer).
 	ErrIncomplete = "incomplete"
 	// ErrBudgetExceeded: a session whose estimated cost is over the
 	// budget, or cannot be known.
@@ -225,7 +227,6 @@ const (
 	ErrStallTimeout = "stall_timeout"
 	ErrAgent        = "agent_error" // the agent (or a generation, a subagent) ended in error
 	ErrAborted      = "aborted"     // the session was aborted (hooks' sessionEnd)
-	ErrNoResult     = "no_result"   // the stream ended without a result
 	ErrExitStatus   = "exit_status" // the agent exited non-zero
 	ErrInterrupted  = "interrupted" // the run was sent a signal, and did not end well
 )

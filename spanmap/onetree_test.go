@@ -101,10 +101,11 @@ var oneTreeLacks = []struct {
 
 // TestOneConversationThreeSources holds the three sources to one tree.
 func TestOneConversationThreeSources(t *testing.T) {
+	const dir = "testdata/onetree/"
 	got := map[string]map[string]string{
-		fromStream: oneTreeFacts(t, oneTreeStream(t)),
-		fromHooks:  oneTreeFacts(t, oneTreeHooks(t)),
-		fromACP:    oneTreeFacts(t, oneTreeACP(t)),
+		fromStream: oneTreeFacts(t, oneTreeStream(t, dir)),
+		fromHooks:  oneTreeFacts(t, oneTreeHooks(t, dir)),
+		fromACP:    oneTreeFacts(t, oneTreeACP(t, dir)),
 	}
 	agree, lacks, differs, total := 0, 0, 0, 0
 	for _, fact := range slices.Sorted(maps.Keys(oneTreeWant)) {
@@ -132,36 +133,98 @@ func TestOneConversationThreeSources(t *testing.T) {
 		agree, total, agree-lacks-differs, lacks, differs)
 }
 
+// A turn whose end never came (the agent killed in the second turn: the
+// stream's result, the hooks' stop, ACP's answer to the prompt never
+// came) is the same tree from each source: its root ERROR incomplete, as
+// its tool left unfinished, by the one rule for work left open.
+func TestTurnWithoutItsEndThreeSources(t *testing.T) {
+	dir := t.TempDir() + "/"
+	cut := func(name, last, instead string) {
+		b, err := os.ReadFile("testdata/onetree/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+		if !strings.Contains(lines[len(lines)-1], last) {
+			t.Fatalf("%s: the last line is not the turn's end (%s)", name, last)
+		}
+		lines = lines[:len(lines)-1]
+		if instead != "" {
+			lines = append(lines, instead)
+		}
+		if err := os.WriteFile(dir+name, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{"stream-turn1.ndjson", "acp-turn1.jsonl"} { // the first turn whole
+		b, err := os.ReadFile("testdata/onetree/" + name)
+		if err == nil {
+			err = os.WriteFile(dir+name, b, 0o600)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	cut("stream-turn2.ndjson", `"type":"result"`, "")
+	cut("acp-turn2.jsonl", `"stopReason"`, "")
+	// Hooks never hear of a killed agent: the turn is closed by what
+	// comes next, here the conversation's next prompt.
+	cut("hooks.ndjson", `"hook_event_name":"stop"`, `{"hook_event_name":"beforeSubmitPrompt","generation_id":"gen-3","conversation_id":"conv-one","prompt":"Again"}`)
+	want := map[string]string{
+		"turns":      "2",
+		"turn1 root": "invoke_agent cursor-agent client Unset",
+		"turn2 root": "invoke_agent cursor-agent client Error error.type=incomplete",
+		"t-rerun":    oneTreeWant["t-rerun"],
+	}
+	for source, spans := range map[string]tracetest.SpanStubs{
+		fromStream: oneTreeStream(t, dir), fromHooks: oneTreeHooks(t, dir), fromACP: oneTreeACP(t, dir),
+	} {
+		got := oneTreeFacts(t, spans)
+		for _, fact := range slices.Sorted(maps.Keys(want)) {
+			w := want[fact]
+			for _, l := range oneTreeLacks {
+				if l.fact == fact && l.source == source {
+					w = l.gives
+				}
+			}
+			if got[fact] != w {
+				t.Errorf("%s, from the %s: %q, want %q", fact, source, got[fact], w)
+			}
+		}
+	}
+}
+
 // oneTreeStore is a conversation store of the test's own.
 func oneTreeStore(t *testing.T) Turns {
 	return conversation.Store{Dir: t.TempDir()}
 }
 
-// oneTreeStream replays each turn's recording as a run of its own.
-func oneTreeStream(t *testing.T) tracetest.SpanStubs {
+// oneTreeStream replays each turn's recording (in dir) as a run of its
+// own.
+func oneTreeStream(t *testing.T, dir string) tracetest.SpanStubs {
 	store := oneTreeStore(t)
 	var spans tracetest.SpanStubs
 	for _, f := range []string{"stream-turn1.ndjson", "stream-turn2.ndjson"} {
-		spans = append(spans, recordFile(t, "testdata/onetree/"+f, Options{Turns: store})...)
+		spans = append(spans, recordFile(t, dir+f, Options{Turns: store})...)
 	}
 	return spans
 }
 
 // oneTreeHooks steps each hook event as a process of its own: the state
 // read back, the records through the spool (hookConversation).
-func oneTreeHooks(t *testing.T) tracetest.SpanStubs {
-	return hookConversation(t, "testdata/onetree/hooks.ndjson", Options{Turns: oneTreeStore(t)})
+func oneTreeHooks(t *testing.T, dir string) tracetest.SpanStubs {
+	return hookConversation(t, dir+"hooks.ndjson", Options{Turns: oneTreeStore(t)})
 }
 
 // oneTreeACP runs each turn's messages through an agent process of its
 // own: the second loads the session the first made.
-func oneTreeACP(t *testing.T) tracetest.SpanStubs {
+func oneTreeACP(t *testing.T, dir string) tracetest.SpanStubs {
 	store := oneTreeStore(t)
 	rec := tracetest.NewSpanRecorder()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
 	at := time.Unix(1_800_000_000, 0)
 	for _, name := range []string{"acp-turn1.jsonl", "acp-turn2.jsonl"} {
-		b, err := os.ReadFile("testdata/onetree/" + name)
+		b, err := os.ReadFile(dir + name)
 		if err != nil {
 			t.Fatal(err)
 		}

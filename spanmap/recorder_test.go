@@ -621,7 +621,7 @@ func TestFinishStatus(t *testing.T) {
 	}{
 		{"success", ok, End{ExitCode: &zero}, false, "", ""},
 		{"result error", failed, End{}, true, "agent_error", "Request timed out"},
-		{"no result", truncated, End{}, true, "no_result", "stream ended without a result"},
+		{"no result", truncated, End{}, true, "incomplete", "stream ended without a result"},
 		{"non-zero exit", ok, End{ExitCode: &one}, true, "exit_status", "agent exited with status 1"},
 		{"interrupted", truncated, End{Signals: []Signal{{Name: "SIGINT"}}, ExitCode: &one}, true, "interrupted", "interrupted; stream ended without a result; agent exited with status 1"},
 		{"interrupted, and it handled it and ended well", ok, End{Signals: []Signal{{Name: "SIGINT"}}, ExitCode: &zero}, false, "", ""},

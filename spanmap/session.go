@@ -452,7 +452,10 @@ func (s *session) failure(end End, overBudget string) (errType, msg string) {
 		// The result may be in what was not traced: the exit status says
 		// how the run ended.
 	case s.result == nil && !end.NoStream:
-		note(ErrNoResult, "stream ended without a result")
+		// A turn whose end never came, by the rule every source follows
+		// (unfinished): as the hooks' turn without its stop, and ACP's
+		// prompt the agent exited before answering.
+		note(ErrIncomplete, "stream ended without a result")
 	case s.result == nil:
 	case s.result.IsError:
 		note(ErrAgent, s.rec.text(cmp.Or(s.result.Error, s.result.Text, "the agent reported an error"), maxMessage))
