@@ -357,24 +357,11 @@ func (a *ACP) listEvent(t *acpTurn, at time.Time, name string, statusKey, textKe
 // appendCommon appends what every span of a session says of whom it
 // belongs to (the shaper's identity).
 func (a *ACP) appendCommon(attrs []attribute.KeyValue, s *acpSession) []attribute.KeyValue {
-	attrs = append(attrs, AgentName.String(a.agentName()))
-	if s != nil {
-		attrs = a.rec.appendFacts(attrs, said{ConversationID, s.id})
-	}
-	return attrs
-}
-
-// common are the attributes every span of a session carries.
-func (a *ACP) common(s *acpSession, op string) []attribute.KeyValue {
 	var conversation string
 	if s != nil {
 		conversation = s.id
 	}
-	attrs := a.rec.identity(a.agentName(), conversation)
-	if op != "" {
-		attrs = append(attrs, OperationName.String(op))
-	}
-	return attrs
+	return a.rec.appendIdentity(attrs, a.agentName(), conversation)
 }
 
 // plan records a plan as it stands (see listEvent).
@@ -670,7 +657,8 @@ func (a *ACP) tool(t *acpTurn, tc parse.ACPToolCall, at time.Time) *acpTool {
 	tl := t.tools[tc.ToolCallID]
 	if tl == nil {
 		// Named when it ends (nameTool): a later update may give its kind.
-		attrs := append(a.common(t.sess, "execute_tool"), ToolCallID.String(tc.ToolCallID), ToolType.String("function"))
+		attrs := append(a.appendCommon(make([]attribute.KeyValue, 0, 5), t.sess),
+			OperationName.String(OpExecuteTool), ToolCallID.String(tc.ToolCallID), ToolType.String("function"))
 		ctx, span := a.tracer.Start(t.ctx, "execute_tool", trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
 		tl = &acpTool{span: span, ctx: ctx}
 		t.tools[tc.ToolCallID] = tl

@@ -42,5 +42,10 @@ func (r *shaper) rootAttributes(agent string, fs ...said) []attribute.KeyValue {
 // when one is known. (A stream's spans take it from their session at
 // their end: draft.withIdentity.)
 func (r *shaper) identity(agent, conversation string) []attribute.KeyValue {
-	return r.appendFacts([]attribute.KeyValue{AgentName.String(agent)}, said{ConversationID, conversation})
+	return r.appendIdentity(make([]attribute.KeyValue, 0, 2), agent, conversation)
+}
+
+// appendIdentity appends the identity to attrs.
+func (r *shaper) appendIdentity(attrs []attribute.KeyValue, agent, conversation string) []attribute.KeyValue {
+	return r.appendFacts(append(attrs, AgentName.String(agent)), said{ConversationID, conversation})
 }
