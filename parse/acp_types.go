@@ -129,6 +129,7 @@ func ModelOf(models *ACPModels, opts []ACPConfigOption) string {
 // set_config_option, cancel, and the agent's requests).
 type ACPSessionRef struct {
 	SessionID string `json:"sessionId"`
+	Cwd       string `json:"cwd"`     // session/new, load, resume, fork
 	ModelID   string `json:"modelId"` // session/set_model
 	ModeID    string `json:"modeId"`  // session/set_mode
 	// ToolCallID is the tool call a Cursor extension's request belongs to

@@ -237,7 +237,13 @@ func TestDecodeDialects(t *testing.T) {
 			name: "an interaction query: the agent asks for approval",
 			line: `{"type":"interaction_query","subtype":"request","id":41,"query":{"shellRequestQuery":{"command":"rm -rf build"}},"session_id":"s1","timestamp_ms":1790000000000}`,
 			want: &Interaction{Header: Header{Line: 1, Type: "interaction_query", Subtype: "request", SessionID: "s1", Time: ms(1790000000000)},
-				Kind: "shellRequestQuery", ID: "41"},
+				Kind: "shellRequestQuery", ID: "41", Command: "rm -rf build"},
+		},
+		{
+			name: "an edit's approval asked: the file it is about",
+			line: `{"type":"interaction_query","subtype":"request","id":4,"query":{"editRequestQuery":{"path":"/work/app/queue.go"}},"session_id":"s1","timestamp_ms":1790000000000}`,
+			want: &Interaction{Header: Header{Line: 1, Type: "interaction_query", Subtype: "request", SessionID: "s1", Time: ms(1790000000000)},
+				Kind: "editRequestQuery", ID: "4", Path: "/work/app/queue.go"},
 		},
 		{
 			name: "an interaction response",

@@ -97,6 +97,10 @@ type Interaction struct {
 	ID       string // pairs a request with its response
 	Response bool   // a response (else a request)
 	Outcome  string // of a response: approved, rejected, … as the stream says
+	// Path and Command: the file or the command a request asks about
+	// (an edit's, a shell call's), so that the wait can be placed under
+	// the tool call it holds up: the query names no call id.
+	Path, Command string
 }
 
 // Notice is a system event other than init: background_shell_timeout,

@@ -25,6 +25,8 @@ func interaction(h Header, w *wire) *Interaction {
 	in.Kind = first(str(w.queryType), oneKey(body))
 	if in.Response {
 		in.Outcome = outcomeIn(body, 3)
+	} else if q := body.Get(in.Kind); q != nil {
+		in.Path, in.Command = str(q.Get("path")), str(q.Get("command"))
 	}
 	return in
 }

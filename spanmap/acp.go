@@ -13,65 +13,9 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/propagation"
-	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/cursor-otel/cursor-otel/parse"
-)
-
-// ACP attributes (cursor.* where the conventions have none). The JSON-RPC
-// ones are given twice: under the names the contract and today's backends
-// use (rpc.system, rpc.jsonrpc.*), and under the conventions' current text
-// (semconv 1.43: rpc.system.name, rpc.response.status_code, jsonrpc.*).
-const (
-	RPCSystemName     = semconv.RPCSystemNameKey
-	RPCStatusCode     = semconv.RPCResponseStatusCodeKey
-	JSONRPCRequestID  = semconv.JSONRPCRequestIDKey
-	JSONRPCVersion    = semconv.JSONRPCProtocolVersionKey
-	RPCSystem         = attribute.Key("rpc.system")
-	RPCMethod         = attribute.Key("rpc.method")
-	RPCJSONRPCCode    = attribute.Key("rpc.jsonrpc.error_code")
-	RPCJSONRPCMessage = attribute.Key("rpc.jsonrpc.error_message")
-	RPCRequestID      = attribute.Key("rpc.jsonrpc.request_id")
-	ACPToolKind       = attribute.Key("cursor.tool.kind")
-	ACPToolTitle      = attribute.Key("cursor.tool.title")
-	ACPToolStatus     = attribute.Key("cursor.tool.status")
-	ACPPermOption     = attribute.Key("cursor.permission.option_id")
-	ACPPermKind       = attribute.Key("cursor.permission.option_kind")
-	ACPPermOutcome    = attribute.Key("cursor.permission.outcome")
-	ACPContextUsed    = attribute.Key("cursor.context.used_tokens")
-	ACPContextSize    = attribute.Key("cursor.context.size_tokens")
-	ACPSessionCost    = attribute.Key("cursor.session.cost") // the session's cumulative cost at the turn's last report, in cursor.usage.cost_currency
-	ACPUnanswered     = attribute.Key("cursor.acp.unanswered")
-	ACPUntracedBytes  = attribute.Key("cursor.acp.untraced_bytes")
-	ACPTurnEnd        = attribute.Key("cursor.acp.turn_end")
-	ACPPlanEntries    = attribute.Key("cursor.plan.entries")
-	ACPPlanStatuses   = attribute.Key("cursor.plan.statuses")
-	ACPMethod         = attribute.Key("cursor.acp.method")
-	// The waits on the person and the todo list.
-	ACPWait         = attribute.Key("cursor.acp.wait") // true: the agent waited on the person
-	ACPOutcome      = attribute.Key("cursor.acp.outcome")
-	ACPRequestText  = attribute.Key("cursor.acp.request")  // a wait's request, with content capture
-	ACPResponseText = attribute.Key("cursor.acp.response") // and the person's answer
-	ACPTodoStatuses = attribute.Key("cursor.todos.statuses")
-	ACPTodoEntries  = attribute.Key("cursor.todos.entries")
-	// The session's life.
-	ACPSessionTitle     = attribute.Key("cursor.session.title") // session_info_update's, with content capture
-	ACPCompactionStatus = attribute.Key("cursor.compaction.status")
-	// Who speaks (initialize).
-	AgentVersion       = attribute.Key("gen_ai.agent.version")
-	ACPAgentName       = attribute.Key("cursor.acp.agent.name")
-	ACPAgentVersion    = attribute.Key("cursor.acp.agent.version")
-	ACPClientName      = attribute.Key("cursor.acp.client.name")
-	ACPClientVersion   = attribute.Key("cursor.acp.client.version")
-	ACPProtocolVersion = attribute.Key("cursor.acp.protocol_version")
-)
-
-// Event names of an ACP turn.
-const (
-	EventACPPlan         = "cursor.plan"
-	EventACPTodos        = "cursor.todos"            // cursor/update_todos: the list as it stands
-	EventACPNotification = "cursor.acp.notification" // session/cancel, and methods the trace has no span for
 )
 
 // ACP traces an editor's ACP session: a trace per session/prompt turn. It
@@ -80,7 +24,7 @@ const (
 // goroutine at a time.
 type ACP struct {
 	mu       sync.Mutex
-	rec      *Recorder // for its text helpers and options
+	rec      shaper // the options, and what shapes what is recorded
 	tracer   trace.Tracer
 	envCtx   context.Context                   // TRACEPARENT from the environment, if any
 	pending  map[*parse.ACPRequest]*acpRequest // the requests unanswered the trace holds something for
@@ -97,6 +41,7 @@ type ACP struct {
 type acpRequest struct {
 	method  string
 	session string
+	cwd     string // a session's working directory (new, load, resume, fork)
 	at      time.Time
 	span    trace.Span // the span the request opened, if any
 	sub     *acpTurn   // the subagent cursor/task started
@@ -106,6 +51,7 @@ type acpRequest struct {
 type acpSession struct {
 	id       string
 	model    string
+	cwd      string
 	mode     string // the session's mode (set_mode, current_mode_update), on each turn
 	title    string // session_info_update's, on each turn with content capture
 	lastRoot trace.SpanContext
@@ -142,10 +88,11 @@ type acpTurn struct {
 	root        trace.Span
 	tools       map[string]*acpTool
 	current     *acpTool // the tool call in progress: where the agent's requests go
-	thinking    *acpThinking
+	thinking    *thinkingPhase
 	cost        *float64 // what the turn added to the session's cost, when known
 	sessionCost *float64 // the session's cumulative cost at the turn's last report
 	currency    string
+	totals      Totals // its usage, and its cost in currency, for the root
 	used        *int64
 	size        *int64
 	output      strings.Builder
@@ -179,15 +126,9 @@ type acpTool struct {
 	ended              bool
 }
 
-type acpThinking struct {
-	start, last time.Time
-	deltas      int
-	text        boundedText
-}
-
 // NewACP traces into tracer; ctx holds the parent from TRACEPARENT, if any.
 func NewACP(ctx context.Context, tracer trace.Tracer, opts Options) *ACP {
-	return &ACP{rec: NewRecorder(ctx, tracer, opts), tracer: tracer, envCtx: ctx,
+	return &ACP{rec: newShaper(opts), tracer: tracer, envCtx: ctx,
 		pending: map[*parse.ACPRequest]*acpRequest{}, sessions: map[string]*acpSession{}}
 }
 
@@ -224,7 +165,7 @@ func (a *ACP) session(id string) *acpSession {
 
 func (a *ACP) request(m *parse.ACPRequest, at time.Time) {
 	ref := m.Ref
-	req := &acpRequest{method: m.Method, session: ref.SessionID, at: at}
+	req := &acpRequest{method: m.Method, session: ref.SessionID, cwd: ref.Cwd, at: at}
 	if old := a.pending[m.Replaces]; old != nil {
 		delete(a.pending, m.Replaces)
 		a.abandon(old, at) // an id reused before its answer: the answer will be the new one's
@@ -255,8 +196,9 @@ func (a *ACP) request(m *parse.ACPRequest, at time.Time) {
 		// (one naming no session, session/new or list, is no turn's).
 		if t := a.sessions[ref.SessionID].turn(); t != nil && ref.SessionID != "" {
 			req.turn = t
-			_, req.span = a.tracer.Start(t.ctx, m.Method, trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindClient),
-				trace.WithAttributes(append(a.common(t.sess, m.Method), rpcAttrs(m)...)...))
+			p := requestDraft(m.Method, m.Method, trace.SpanKindClient, m)
+			p.attrs = a.appendCommon(p.attrs, t.sess)
+			req.span = a.startDraft(t.ctx, p, at)
 		}
 		return
 	}
@@ -274,21 +216,21 @@ func (a *ACP) request(m *parse.ACPRequest, at time.Time) {
 	} else if tl := t.toolFor(ref.Path); tl != nil {
 		parent = tl.ctx
 	}
-	start := func(name, op string, kind trace.SpanKind, attrs ...attribute.KeyValue) {
-		attrs = append(append(a.common(s, op), rpcAttrs(m)...), attrs...)
+	start := func(p *draft, attrs ...attribute.KeyValue) {
+		p.attrs = append(a.appendCommon(p.attrs, s), attrs...)
 		if a.rec.opts.CaptureContent && isWait(m.Method) && len(m.Params) > 0 {
-			attrs = append(attrs, ACPRequestText.String(a.rec.jsonText(string(m.Params), a.rec.opts.MaxContent)))
+			p.attrs = append(p.attrs, ACPRequestText.String(a.rec.jsonText(string(m.Params), a.rec.opts.MaxContent)))
 		}
-		_, req.span = a.tracer.Start(parent, name, trace.WithTimestamp(at), trace.WithSpanKind(kind), trace.WithAttributes(attrs...))
+		req.span = a.startDraft(parent, p, at)
 	}
 	switch {
 	case m.Method == "session/request_permission":
 		if ref.ToolCall != nil && ref.ToolCall.ToolCallID != "" {
 			parent = a.tool(t, *ref.ToolCall, at).ctx
 		}
-		start("request_permission", "request_permission", trace.SpanKindClient, ACPWait.Bool(true))
+		start(a.wait(OpRequestPermission, OpRequestPermission, m))
 	case acpWaits[m.Method] != "":
-		start(m.Method, acpWaits[m.Method], trace.SpanKindClient, ACPWait.Bool(true))
+		start(a.wait(m.Method, acpWaits[m.Method], m))
 	case m.Method == "cursor/task":
 		// A subagent: its span is the subagent's, ended by the answer.
 		name := ref.SubagentType
@@ -307,22 +249,42 @@ func (a *ACP) request(m *parse.ACPRequest, at time.Time) {
 		// Not a span: the todo list as it stands, an event.
 		a.todos(t, ref.Todos, at)
 	case m.Method == "cursor/generate_image":
-		start("execute_tool generate_image", "execute_tool", trace.SpanKindInternal, ToolName.String("generate_image"), ToolType.String("function"))
+		start(requestDraft("execute_tool generate_image", OpExecuteTool, trace.SpanKindInternal, m), ToolName.String("generate_image"), ToolType.String("function"))
 	default:
 		var attrs []attribute.KeyValue
 		if ref.Path != "" {
 			attrs = append(attrs, ToolPath.String(a.rec.text(ref.Path, a.rec.opts.MaxContent)))
 		}
-		start(m.Method, "execute_tool", trace.SpanKindClient, attrs...)
+		start(requestDraft(m.Method, OpExecuteTool, trace.SpanKindClient, m), attrs...)
 	}
+}
+
+// wait is an ACP wait on the person (the shared waitDraft), named name,
+// asked by request m when one did: its cursor.acp.wait is the name the
+// attribute had before every source had waits, kept for the queries
+// written with it.
+func (a *ACP) wait(name, op string, m *parse.ACPRequest) *draft {
+	p := waitDraft(op)
+	p.name = name
+	p.attrs = append(p.attrs, ACPWait.Bool(true))
+	if m != nil {
+		p.attrs = appendRPC(p.attrs, m)
+	}
+	return p
+}
+
+// startDraft starts a live span as the draft p describes it, under
+// parent, at at: ACP's spans are live, the builders' drafts.
+func (a *ACP) startDraft(parent context.Context, p *draft, at time.Time) trace.Span {
+	_, span := a.tracer.Start(parent, p.name, trace.WithTimestamp(at), trace.WithSpanKind(p.kind), trace.WithAttributes(p.attrs...))
+	return span
 }
 
 // abandon ends what a request opened that its answer will never end.
 func (a *ACP) abandon(req *acpRequest, at time.Time) {
 	if req.span != nil {
 		req.span.SetAttributes(ACPUnanswered.Bool(true))
-		req.span.SetStatus(codes.Error, "its id was used again before its answer")
-		req.span.End(trace.WithTimestamp(at))
+		endUnfinished(req.span, closedOpen, "its id was used again before its answer", at)
 	}
 	if req.sub != nil {
 		a.endSub(req.sub, at, "incomplete", "")
@@ -392,16 +354,14 @@ func (a *ACP) listEvent(t *acpTurn, at time.Time, name string, statusKey, textKe
 	t.root.AddEvent(name, trace.WithTimestamp(at), trace.WithAttributes(attrs...))
 }
 
-// common are the attributes every span of a session carries.
-func (a *ACP) common(s *acpSession, op string) []attribute.KeyValue {
-	attrs := []attribute.KeyValue{AgentName.String(a.agentName())}
-	if op != "" {
-		attrs = append(attrs, OperationName.String(op))
+// appendCommon appends what every span of a session says of whom it
+// belongs to (the shaper's identity).
+func (a *ACP) appendCommon(attrs []attribute.KeyValue, s *acpSession) []attribute.KeyValue {
+	var conversation string
+	if s != nil {
+		conversation = s.id
 	}
-	if s != nil && s.id != "" {
-		attrs = append(attrs, ConversationID.String(s.id))
-	}
-	return attrs
+	return a.rec.appendIdentity(attrs, a.agentName(), conversation)
 }
 
 // plan records a plan as it stands (see listEvent).
@@ -425,8 +385,9 @@ func (a *ACP) state(t *acpTurn, state, stopReason string, at time.Time) {
 	}
 	switch state {
 	case "requires_action":
-		_, t.waiting = a.tracer.Start(t.ctx, "requires_action", trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindInternal),
-			trace.WithAttributes(append(a.common(t.sess, "requires_action"), ACPWait.Bool(true))...))
+		p := a.wait("requires_action", "requires_action", nil)
+		p.kind, p.attrs = trace.SpanKindInternal, a.appendCommon(p.attrs, t.sess)
+		t.waiting = a.startDraft(t.ctx, p, at)
 	case "idle":
 		switch {
 		case t.parentTurn != nil:
@@ -485,17 +446,8 @@ func (a *ACP) agentName() string {
 
 // who are the attributes naming the agent and the editor, on each root.
 func (a *ACP) who() []attribute.KeyValue {
-	var attrs []attribute.KeyValue
-	for _, kv := range []struct {
-		key   attribute.Key
-		value string
-	}{{AgentVersion, a.agentVersion}, {ACPAgentName, a.agent}, {ACPAgentVersion, a.agentVersion},
-		{ACPClientName, a.client}, {ACPClientVersion, a.clientVersion}, {ACPProtocolVersion, a.protocol}} {
-		if kv.value != "" {
-			attrs = append(attrs, kv.key.String(a.rec.text(kv.value, maxMessage)))
-		}
-	}
-	return attrs
+	return a.rec.facts(said{AgentVersion, a.agentVersion}, said{ACPAgentName, a.agent}, said{ACPAgentVersion, a.agentVersion},
+		said{ACPClientName, a.client}, said{ACPClientVersion, a.clientVersion}, said{ACPProtocolVersion, a.protocol})
 }
 
 func (a *ACP) beginTurn(req *acpRequest, m *parse.ACPRequest, at time.Time) {
@@ -515,18 +467,10 @@ func (a *ACP) beginTurn(req *acpRequest, m *parse.ACPRequest, at time.Time) {
 			parent = ctx
 		}
 	}
-	attrs := append(a.common(s, "invoke_agent"), ProviderName.String("cursor"))
+	attrs := a.rec.rootAttributes(a.agentName(), said{ConversationID, s.id}, said{RequestModel, s.model},
+		said{Cwd, s.cwd}, said{ComposerMode, s.mode}, said{ACPSessionTitle, s.title})
 	attrs = append(attrs, a.who()...)
-	attrs = append(attrs, rpcAttrs(m)...)
-	if s.model != "" {
-		attrs = append(attrs, RequestModel.String(s.model))
-	}
-	if s.mode != "" {
-		attrs = append(attrs, ComposerMode.String(s.mode))
-	}
-	if s.title != "" {
-		attrs = append(attrs, ACPSessionTitle.String(s.title))
-	}
+	attrs = appendRPC(attrs, m)
 	if a.rec.opts.CaptureContent {
 		var text strings.Builder
 		for _, b := range p.Prompt {
@@ -616,7 +560,7 @@ func (a *ACP) notification(m *parse.ACPNotification, at time.Time) {
 	switch u.SessionUpdate {
 	case "agent_thought_chunk":
 		if t.thinking == nil {
-			t.thinking = &acpThinking{start: at, text: boundedText{max: a.rec.opts.MaxContent}}
+			t.thinking = &thinkingPhase{start: at, text: boundedText{max: a.rec.opts.MaxContent}}
 		}
 		t.thinking.last = at
 		t.thinking.deltas++
@@ -713,7 +657,8 @@ func (a *ACP) tool(t *acpTurn, tc parse.ACPToolCall, at time.Time) *acpTool {
 	tl := t.tools[tc.ToolCallID]
 	if tl == nil {
 		// Named when it ends (nameTool): a later update may give its kind.
-		attrs := append(a.common(t.sess, "execute_tool"), ToolCallID.String(tc.ToolCallID), ToolType.String("function"))
+		attrs := append(a.appendCommon(make([]attribute.KeyValue, 0, 5), t.sess),
+			OperationName.String(OpExecuteTool), ToolCallID.String(tc.ToolCallID), ToolType.String("function"))
 		ctx, span := a.tracer.Start(t.ctx, "execute_tool", trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
 		tl = &acpTool{span: span, ctx: ctx}
 		t.tools[tc.ToolCallID] = tl
@@ -749,7 +694,7 @@ func (a *ACP) tool(t *acpTurn, tc parse.ACPToolCall, at time.Time) *acpTool {
 		tl.span.SetAttributes(ACPToolStatus.String(tc.Status), ToolOutcome.String("success"))
 		a.endTool(t, tl, at)
 	case "failed":
-		tl.span.SetAttributes(ACPToolStatus.String(tc.Status), ToolOutcome.String(OutcomeError), ErrorType.String(OutcomeError))
+		tl.span.SetAttributes(ACPToolStatus.String(tc.Status), ToolOutcome.String(OutcomeError), ErrorType.String(ErrTool))
 		tl.span.SetStatus(codes.Error, "tool call failed")
 		a.endTool(t, tl, at)
 	case "", "pending", "in_progress":
@@ -799,13 +744,7 @@ func (a *ACP) endThinking(t *acpTurn) {
 		return
 	}
 	t.thinking = nil
-	attrs := []attribute.KeyValue{ThinkingMs.Int64(th.last.Sub(th.start).Milliseconds()), ThinkingDeltas.Int(th.deltas)}
-	if a.rec.opts.CaptureContent {
-		if text := a.rec.text(th.text.String(), a.rec.opts.MaxContent); text != "" {
-			attrs = append(attrs, ThinkingText.String(text))
-		}
-	}
-	t.root.AddEvent(EventThinking, trace.WithTimestamp(th.start), trace.WithAttributes(attrs...))
+	t.root.AddEvent(EventThinking, trace.WithTimestamp(th.start), trace.WithAttributes(th.attributes(&a.rec)...))
 }
 
 func (a *ACP) answer(req *acpRequest, m *parse.ACPAnswer, at time.Time) {
@@ -878,18 +817,21 @@ func (a *ACP) answer(req *acpRequest, m *parse.ACPAnswer, at time.Time) {
 	} else if req.method == "session/request_permission" {
 		r := m.Result.Permission
 		attrs := []attribute.KeyValue{ACPPermOutcome.String(r.Outcome.Outcome)}
+		var kind string
 		if r.Outcome.OptionID != "" {
 			attrs = append(attrs, ACPPermOption.String(r.Outcome.OptionID))
 			for _, o := range m.Request.Ref.Options {
 				if o.OptionID == r.Outcome.OptionID && o.Kind != "" {
+					kind = o.Kind
 					attrs = append(attrs, ACPPermKind.String(o.Kind))
 				}
 			}
 		}
-		req.span.SetAttributes(attrs...)
+		req.span.SetAttributes(append(attrs, a.rec.waitAnswer(permissionOutcome(r.Outcome.Outcome, kind))...)...)
 	} else if acpWaits[req.method] != "" {
 		if outcome := m.Result.Outcome; outcome != "" {
 			req.span.SetAttributes(ACPOutcome.String(a.rec.text(outcome, maxMessage)))
+			req.span.SetAttributes(a.rec.waitAnswer(outcome)...)
 		}
 		if a.rec.opts.CaptureContent && len(m.Raw) > 0 {
 			req.span.SetAttributes(ACPResponseText.String(a.rec.jsonText(string(m.Raw), a.rec.opts.MaxContent)))
@@ -900,16 +842,16 @@ func (a *ACP) answer(req *acpRequest, m *parse.ACPAnswer, at time.Time) {
 
 // usage records a prompt answer's token usage on its turn: as the
 // conventions define it, input includes the cached tokens
-// (parse.ACPUsage.Input); the totals under cursor.usage.* as every mode
-// gives them.
+// (parse.ACPUsage.Input); the totals under cursor.usage.* as every
+// source gives them.
 func (a *ACP) usage(t *acpTurn, u *parse.ACPUsage) {
 	if u == nil {
 		return
 	}
-	t.root.SetAttributes(InputTokens.Int64(u.Input()), OutputTokens.Int64(u.Output()),
-		CacheReadTokens.Int64(u.CacheRead()), CacheWriteTokens.Int64(u.CacheWrite()), CacheCreateTokens.Int64(u.CacheWrite()),
-		TotalInputTokens.Int64(u.Input()), TotalOutputTokens.Int64(u.Output()),
-		TotalCacheReadTokens.Int64(u.CacheRead()), TotalCacheWriteTokens.Int64(u.CacheWrite()))
+	t.totals.Usage = parse.Usage{InputTokens: u.Input() - u.CacheRead() - u.CacheWrite(), OutputTokens: u.Output(),
+		CacheReadTokens: u.CacheRead(), CacheCreationTokens: u.CacheWrite()}
+	t.root.SetAttributes(usageAttributes(t.totals.Usage)...)
+	t.root.SetAttributes(t.totals.appendUsage(nil)...)
 }
 
 // sessionAnswer takes what an answer says of a session: its id (new,
@@ -926,6 +868,9 @@ func (a *ACP) sessionAnswer(req *acpRequest, m *parse.ACPAnswer) {
 	}
 	if model := parse.ModelOf(r.Models, r.ConfigOptions); model != "" {
 		s.model = model
+	}
+	if req.cwd != "" {
+		s.cwd = req.cwd
 	}
 	if mode := parse.ModeOf(r.Modes, r.ConfigOptions); mode != "" {
 		a.setMode(s, mode)
@@ -955,21 +900,15 @@ func (a *ACP) closeOpen(t *acpTurn, at time.Time, stopReason string) (unanswered
 		if req.span != nil {
 			unanswered++
 			req.span.SetAttributes(ACPUnanswered.Bool(true))
-			req.span.SetStatus(codes.Error, "no answer before the turn ended")
-			req.span.End(trace.WithTimestamp(at))
+			endUnfinished(req.span, closedOpen, "no answer before the turn ended", at)
 		}
 	}
 	for _, tl := range t.tools {
 		if !tl.ended {
 			tl.span.SetAttributes(ToolOutcome.String(OutcomeIncomplete))
-			if stopReason != "cancelled" {
-				// As a stream's and the hooks' unfinished tool: ERROR, incomplete.
-				tl.span.SetAttributes(ErrorType.String(OutcomeIncomplete))
-				tl.span.SetStatus(codes.Error, "no completion before the turn ended")
-			}
 			a.nameTool(tl)
 			tl.ended = true
-			tl.span.End(trace.WithTimestamp(later(tl.last, at)))
+			endUnfinished(tl.span, acpClosing(stopReason), "no completion before the turn ended", later(tl.last, at))
 		}
 	}
 	for k, req := range a.pending {
@@ -1007,7 +946,7 @@ func (a *ACP) subagent(t *acpTurn, toolCallID, name string, at time.Time) *acpTu
 	if tool != nil {
 		parent = tool.ctx
 	}
-	attrs := append(a.common(top.sess, "invoke_agent"), ProviderName.String("cursor"))
+	attrs := a.rec.rootAttributes(a.agentName(), said{ConversationID, top.sess.id})
 	if toolCallID != "" {
 		attrs = append(attrs, ToolCallID.String(toolCallID))
 	}
@@ -1060,15 +999,15 @@ func (a *ACP) endSub(sub *acpTurn, at time.Time, status, stopReason string) {
 	case "failed", "error":
 		sub.root.SetStatus(codes.Error, "the subagent failed")
 	case "incomplete":
-		if stopReason != "cancelled" {
-			sub.root.SetStatus(codes.Error, "the subagent did not finish before the turn ended")
-		}
+		attrs, code, msg := unfinished(acpClosing(stopReason), "the subagent did not finish before the turn ended")
+		sub.root.SetAttributes(attrs...)
+		sub.root.SetStatus(code, msg)
 	}
 	if sub.cost != nil {
 		sub.root.SetAttributes(GenAICost.Float64(*sub.cost))
 		top := sub.topTurn()
-		total := roundCost(*sub.cost + top.subCost)
-		top.subCost = total
+		top.subCost = roundCost(*sub.cost + top.subCost)
+		top.currency = cmp.Or(top.currency, sub.currency)
 		if sub.currency != "" {
 			sub.root.SetAttributes(CostCurrency.String(sub.currency))
 		}
@@ -1107,19 +1046,20 @@ func (a *ACP) endTurn(t *acpTurn, at time.Time, stopReason string, code codes.Co
 		// (never the traffic itself): the trace says it may lack spans.
 		root.SetAttributes(ACPUntracedBytes.Int64(lost))
 	}
-	if t.cost != nil {
-		// gen_ai.usage.cost is the turn's own (each subagent's is on its
-		// span: summed over the trace, counted once); cursor.usage.cost
-		// the turn's whole, its subagents' included.
-		root.SetAttributes(GenAICost.Float64(*t.cost), CostUSD.Float64(roundCost(*t.cost+t.subCost)))
-	} else if t.subCost > 0 {
-		root.SetAttributes(CostUSD.Float64(t.subCost))
+	if t.cost != nil || t.subCost > 0 {
+		// cursor.usage.cost is the turn's whole, its subagents'
+		// included; gen_ai.usage.cost the turn's own (each subagent's is
+		// on its span: summed over the trace, counted once).
+		t.totals.Cost, t.totals.Costed = roundCost(t.subCost), true
+		if t.cost != nil {
+			t.totals.Cost = roundCost(*t.cost + t.subCost)
+			root.SetAttributes(GenAICost.Float64(*t.cost))
+		}
 	}
+	t.totals.Currency = t.currency
+	root.SetAttributes(t.totals.appendCost(nil)...)
 	if t.sessionCost != nil {
 		root.SetAttributes(ACPSessionCost.Float64(*t.sessionCost))
-		if t.currency != "" {
-			root.SetAttributes(CostCurrency.String(t.currency))
-		}
 	}
 	if !t.first.IsZero() {
 		// Named as a wrapped run's model call names it.
@@ -1176,6 +1116,8 @@ func (a *ACP) Close(at time.Time, why string, attrs ...attribute.KeyValue) {
 	for _, t := range open {
 		t.root.SetAttributes(attrs...)
 		t.root.SetAttributes(ACPTurnEnd.String("agent_exited"))
+		incomplete, _, _ := unfinished(closedOpen, why)
+		t.root.SetAttributes(incomplete...)
 		a.endTurn(t, at, "", codes.Error, why)
 	}
 }
@@ -1192,10 +1134,11 @@ func ACPEndAttrs(code int, stderrTail string, untraced int64) []attribute.KeyVal
 	return attrs
 }
 
-// rpcAttrs name a request by the JSON-RPC conventions, old and current.
-func rpcAttrs(m *parse.ACPRequest) []attribute.KeyValue {
-	return []attribute.KeyValue{RPCSystem.String("jsonrpc"), RPCSystemName.String("jsonrpc"), RPCMethod.String(m.Method),
-		RPCRequestID.String(m.ID), JSONRPCRequestID.String(m.ID), JSONRPCVersion.String("2.0")}
+// appendRPC appends what names a request by the JSON-RPC conventions,
+// old and current.
+func appendRPC(attrs []attribute.KeyValue, m *parse.ACPRequest) []attribute.KeyValue {
+	return append(attrs, RPCSystem.String("jsonrpc"), RPCSystemName.String("jsonrpc"), RPCMethod.String(m.Method),
+		RPCRequestID.String(m.ID), JSONRPCRequestID.String(m.ID), JSONRPCVersion.String("2.0"))
 }
 
 // rpcError is an error answer's attributes.
@@ -1232,4 +1175,13 @@ func acpToolName(kind string) string {
 		return "web_fetch"
 	}
 	return kind
+}
+
+// endUnfinished ends a live span whose work was still open, by the rule
+// every source follows (unfinished).
+func endUnfinished(span trace.Span, how closing, why string, at time.Time) {
+	attrs, code, msg := unfinished(how, why)
+	span.SetAttributes(attrs...)
+	span.SetStatus(code, msg)
+	span.End(trace.WithTimestamp(at))
 }

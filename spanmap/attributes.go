@@ -70,6 +70,10 @@ const (
 	OpInvokeAgent = "invoke_agent"
 	OpChat        = "chat"
 	OpExecuteTool = "execute_tool"
+	// OpRequestPermission: a wait on the person for an approval, whoever
+	// told it (ACP's session/request_permission, the stream's
+	// interaction_query).
+	OpRequestPermission = "request_permission"
 )
 
 // cursor-agent's own facts, under cursor.*.
@@ -142,6 +146,7 @@ const (
 	InteractionID      = attribute.Key("cursor.interaction.id")
 	InteractionOutcome = attribute.Key("cursor.interaction.outcome")
 	InteractionWaitMs  = attribute.Key("cursor.interaction.wait_ms")
+	Wait               = attribute.Key("cursor.wait") // true: a span of time the agent waited on the person
 	DroppedEvents      = attribute.Key("cursor.dropped_events")
 	EventLine          = attribute.Key("cursor.event.line")
 	EventType          = attribute.Key("cursor.event.type")
@@ -150,6 +155,28 @@ const (
 	EventError         = attribute.Key("cursor.event.error")
 	EventMessage       = attribute.Key("cursor.event.message")
 	RetryAttempt       = attribute.Key("cursor.retry.attempt")
+
+	// Where a session's spans came from, and what Cursor said of it.
+	Source        = attribute.Key("cursor.source")        // a stream or hooks
+	GenerationID  = attribute.Key("cursor.generation_id") // a chat span's generation (hooks)
+	CursorVersion = attribute.Key("cursor.version")       // the version of Cursor that ran the hooks
+	ComposerMode  = attribute.Key("cursor.composer_mode")
+
+	// A turn's root (hooks), and what sessionEnd says of the conversation.
+	TurnNumber       = attribute.Key("cursor.turn.number") // 1 for a conversation's first turn
+	TurnEnd          = attribute.Key("cursor.turn.end")
+	SessionEndReason = attribute.Key("cursor.session.end_reason")
+	SessionDuration  = attribute.Key("cursor.session.duration_ms") // what sessionEnd says the conversation lasted
+	SessionTurns     = attribute.Key("cursor.session.turns")       // the turns a conversation had, at its end
+
+	// A stall is a gap without output from the agent longer than
+	// Options.StallAfter: a cursor.stall event on the session at the gap's
+	// start, saying how long it lasted and what was in flight.
+	StallDurationMs = attribute.Key("cursor.stall.duration_ms")
+	StallInFlight   = attribute.Key("cursor.stall.in_flight")
+	Stalls          = attribute.Key("cursor.stalls")           // on the session: how many
+	StallLongestMs  = attribute.Key("cursor.stall.longest_ms") // on the session: the longest
+	StallTimeout    = attribute.Key("cursor.stall.timeout_ms") // on the session: the agent was stopped after this long silent
 )
 
 // The names of the span events the model records.
@@ -162,12 +189,11 @@ const (
 	EventInvalidLine = "cursor.invalid_line"
 	EventSignal      = "cursor.signal" // a signal passed on to the agent
 
-	EventInteractionRequest     = "cursor.interaction.request"  // the agent asks (an approval)
-	EventInteractionResponse    = "cursor.interaction.response" // and is answered
 	EventBackgroundShellTimeout = "cursor.background_shell_timeout"
 	EventTaskNotification       = "cursor.task_notification"
 	EventSystem                 = "cursor.system"     // another system event
 	EventCompaction             = "cursor.compaction" // the context is about to be compacted (hooks)
+	EventStall                  = "cursor.stall"
 )
 
 // Outcomes of a tool call (cursor.tool.outcome).
@@ -176,4 +202,86 @@ const (
 	OutcomeError      = "error"
 	OutcomeRejected   = "rejected"
 	OutcomeIncomplete = "incomplete"
+)
+
+// The values of error.type, each a class a user filters by.
+const (
+	// A tool call that failed: a class any source can tell, so that one
+	// failure reads the same whether a stream, the hooks or ACP told it.
+	// The stream's result keys (failure, error, spawnError, aborted, an
+	// MCP result's isError) are finer than hooks (a failure, a timeout)
+	// and ACP (failed) can say; the exit status is in
+	// cursor.tool.exit_code, the message in cursor.tool.error.
+	ErrTool    = "error"
+	ErrTimeout = "timeout" // it ran out of time
+	// ErrIncomplete: a span that ended with its work open (a tool call
+	// never completed; a turn that ended without its end: a stream
+	// without its result, hooks without the stop, ACP without the
+	// prompt's answer).
+	ErrIncomplete = "incomplete"
+	// ErrBudgetExceeded: a session whose estimated cost is over the
+	// budget, or cannot be known.
+	ErrBudgetExceeded = "budget_exceeded"
+	// ErrStallTimeout: a session cursor-otel stopped because the agent was
+	// silent past --stall-timeout.
+	ErrStallTimeout = "stall_timeout"
+	ErrAgent        = "agent_error" // the agent (or a generation, a subagent) ended in error
+	ErrAborted      = "aborted"     // the session was aborted (hooks' sessionEnd)
+	ErrExitStatus   = "exit_status" // the agent exited non-zero
+	ErrInterrupted  = "interrupted" // the run was sent a signal, and did not end well
+)
+
+// ACP attributes (cursor.* where the conventions have none). The JSON-RPC
+// ones are given twice: under the names the contract and today's backends
+// use (rpc.system, rpc.jsonrpc.*), and under the conventions' current text
+// (semconv 1.43: rpc.system.name, rpc.response.status_code, jsonrpc.*).
+const (
+	RPCSystemName     = semconv.RPCSystemNameKey
+	RPCStatusCode     = semconv.RPCResponseStatusCodeKey
+	JSONRPCRequestID  = semconv.JSONRPCRequestIDKey
+	JSONRPCVersion    = semconv.JSONRPCProtocolVersionKey
+	RPCSystem         = attribute.Key("rpc.system")
+	RPCMethod         = attribute.Key("rpc.method")
+	RPCJSONRPCCode    = attribute.Key("rpc.jsonrpc.error_code")
+	RPCJSONRPCMessage = attribute.Key("rpc.jsonrpc.error_message")
+	RPCRequestID      = attribute.Key("rpc.jsonrpc.request_id")
+	ACPToolKind       = attribute.Key("cursor.tool.kind")
+	ACPToolTitle      = attribute.Key("cursor.tool.title")
+	ACPToolStatus     = attribute.Key("cursor.tool.status")
+	ACPPermOption     = attribute.Key("cursor.permission.option_id")
+	ACPPermKind       = attribute.Key("cursor.permission.option_kind")
+	ACPPermOutcome    = attribute.Key("cursor.permission.outcome")
+	ACPContextUsed    = attribute.Key("cursor.context.used_tokens")
+	ACPContextSize    = attribute.Key("cursor.context.size_tokens")
+	ACPSessionCost    = attribute.Key("cursor.session.cost") // the session's cumulative cost at the turn's last report, in cursor.usage.cost_currency
+	ACPUnanswered     = attribute.Key("cursor.acp.unanswered")
+	ACPUntracedBytes  = attribute.Key("cursor.acp.untraced_bytes")
+	ACPTurnEnd        = attribute.Key("cursor.acp.turn_end")
+	ACPPlanEntries    = attribute.Key("cursor.plan.entries")
+	ACPPlanStatuses   = attribute.Key("cursor.plan.statuses")
+	ACPMethod         = attribute.Key("cursor.acp.method")
+	// The waits on the person and the todo list.
+	ACPWait         = attribute.Key("cursor.acp.wait") // true: the agent waited on the person
+	ACPOutcome      = attribute.Key("cursor.acp.outcome")
+	ACPRequestText  = attribute.Key("cursor.acp.request")  // a wait's request, with content capture
+	ACPResponseText = attribute.Key("cursor.acp.response") // and the person's answer
+	ACPTodoStatuses = attribute.Key("cursor.todos.statuses")
+	ACPTodoEntries  = attribute.Key("cursor.todos.entries")
+	// The session's life.
+	ACPSessionTitle     = attribute.Key("cursor.session.title") // session_info_update's, with content capture
+	ACPCompactionStatus = attribute.Key("cursor.compaction.status")
+	// Who speaks (initialize).
+	AgentVersion       = attribute.Key("gen_ai.agent.version")
+	ACPAgentName       = attribute.Key("cursor.acp.agent.name")
+	ACPAgentVersion    = attribute.Key("cursor.acp.agent.version")
+	ACPClientName      = attribute.Key("cursor.acp.client.name")
+	ACPClientVersion   = attribute.Key("cursor.acp.client.version")
+	ACPProtocolVersion = attribute.Key("cursor.acp.protocol_version")
+)
+
+// Event names of an ACP turn.
+const (
+	EventACPPlan         = "cursor.plan"
+	EventACPTodos        = "cursor.todos"            // cursor/update_todos: the list as it stands
+	EventACPNotification = "cursor.acp.notification" // session/cancel, and methods the trace has no span for
 )

@@ -24,13 +24,13 @@ const redactMargin = 8 << 10
 // text prepares a string from the stream for export: cut near max bytes,
 // redacted, then cut to max at a rune boundary. Cutting first keeps a
 // 5 MB tool output from being scanned to keep 16 KiB of it.
-func (r *Recorder) text(s string, max int) string {
+func (r *shaper) text(s string, max int) string {
 	return r.textDropped(s, max, 0)
 }
 
 // textDropped is text for the start of a longer string, of which dropped
 // bytes were not kept: the truncation marker counts them too.
-func (r *Recorder) textDropped(s string, max, dropped int) string {
+func (r *shaper) textDropped(s string, max, dropped int) string {
 	if s == "" {
 		return ""
 	}
@@ -51,7 +51,7 @@ const maxWholeJSON = 1 << 20
 // result) as text does, but redacts it as a document first, so that a
 // secret inside an escaped string or under a field named for one is seen
 // as the tool saw it.
-func (r *Recorder) jsonText(s string, max int) string {
+func (r *shaper) jsonText(s string, max int) string {
 	if r.opts.RedactJSON == nil || len(s) > maxWholeJSON {
 		return r.text(s, max)
 	}
@@ -131,7 +131,7 @@ const messageOverhead = 256
 // finished (stop, tool_call, error). The whole stays within MaxContent
 // and messageOverhead: the values are cut shorter until it does, and tool
 // calls past what fits are left out.
-func (r *Recorder) outputMessage(finish string, reasoning []string, text string, calls []toolPart) string {
+func (r *shaper) outputMessage(finish string, reasoning []string, text string, calls []toolPart) string {
 	limit := r.opts.MaxContent
 	for cut := limit; ; cut /= 2 {
 		m := r.renderOutput(finish, reasoning, text, calls, cut)
@@ -150,7 +150,7 @@ func (r *Recorder) outputMessage(finish string, reasoning []string, text string,
 }
 
 // renderOutput renders the message with every value cut to cut bytes.
-func (r *Recorder) renderOutput(finish string, reasoning []string, text string, calls []toolPart, cut int) string {
+func (r *shaper) renderOutput(finish string, reasoning []string, text string, calls []toolPart, cut int) string {
 	type message struct {
 		Role         string `json:"role"`
 		Parts        []part `json:"parts"`

@@ -5,7 +5,6 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 
-	"github.com/cursor-otel/cursor-otel/internal/pricing"
 	"github.com/cursor-otel/cursor-otel/parse"
 )
 
@@ -14,10 +13,6 @@ const Unpriced = "unpriced"
 
 // USD is the currency of cursor-otel's own estimates.
 const USD = "USD"
-
-// ErrBudgetExceeded is error.type for a session whose estimated cost is
-// over the budget, or cannot be known.
-const ErrBudgetExceeded = "budget_exceeded"
 
 // cost prices the session's usage at its model's price: the attributes
 // that say so, and why the session is over budget ("" when it is not, or
@@ -38,17 +33,17 @@ func (s *session) cost() (attrs []attribute.KeyValue, over string) {
 		}
 		return attrs, over
 	}
-	q, ok := s.rec.prices.Quote(s.model)
-	if !ok {
-		attrs = append(attrs, CostPricing.String(Unpriced))
+	// The session's one report is its totals, and its own cost.
+	var t Totals
+	usd, priced := t.Estimate(s.rec.prices, s.model, *usage)
+	attrs = t.appendCost(t.appendUsage(attrs))
+	if !priced {
 		if budget > 0 {
 			over = fmt.Sprintf("model %q is unpriced: the cost cannot be shown under the budget of $%.2f", s.model, budget)
 		}
 		return attrs, over
 	}
-	usd := q.Cost(pricing.Usage{Input: usage.InputTokens, Output: usage.OutputTokens,
-		CacheRead: usage.CacheReadTokens, CacheWrite: usage.CacheCreationTokens})
-	attrs = append(attrs, CostUSD.Float64(usd), GenAICost.Float64(usd), CostCurrency.String(USD), CostPricing.String(q.Source), CostModel.String(q.Key))
+	attrs = append(attrs, GenAICost.Float64(usd))
 	if budget > 0 && usd > budget {
 		over = fmt.Sprintf("estimated cost $%.2f is over the budget of $%.2f by $%.2f", usd, budget, usd-budget)
 	}

@@ -2,7 +2,6 @@ package spanmap
 
 import (
 	"cmp"
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -14,7 +13,6 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
-	"go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/cursor-otel/cursor-otel/parse"
 )
@@ -28,12 +26,12 @@ import (
 // generation and tool call: processes that never talk to each other make
 // one well-formed trace.
 type Hooks struct {
-	rec *Recorder // for its options: redaction, capture, limits
+	shaper
 }
 
 // NewHooks records with opts.
 func NewHooks(opts Options) *Hooks {
-	return &Hooks{rec: NewRecorder(context.Background(), noop.NewTracerProvider().Tracer(""), opts)}
+	return &Hooks{shaper: newShaper(opts)}
 }
 
 // HookState is what a conversation traced through hooks keeps between
@@ -81,7 +79,7 @@ type HookTurn struct {
 	Start       time.Time        `json:"start"`
 	Last        time.Time        `json:"last"`
 	Failed      bool             `json:"failed,omitempty"` // a generation ended in error
-	Totals      *HookTotals      `json:"totals,omitempty"` // its generations' usage and cost
+	Totals      *Totals          `json:"totals,omitempty"` // its generations' usage and cost
 	Compactions []HookCompaction `json:"compactions,omitempty"`
 	Link        *HookRoot        `json:"link,omitempty"` // the root of the turn before
 }
@@ -127,15 +125,6 @@ type HookHeld struct {
 	Key   string          `json:"key"`
 	At    time.Time       `json:"at"`
 	Event parse.HookEvent `json:"event"`
-}
-
-// HookTotals sum the generations' usage and cost.
-type HookTotals struct {
-	Usage    parse.Usage `json:"usage"`
-	CostUSD  float64     `json:"cost_usd"`
-	Pricing  string      `json:"pricing,omitempty"`   // the table of the last priced
-	PricedAs string      `json:"priced_as,omitempty"` // and its name for the model
-	Unpriced int         `json:"unpriced,omitempty"`  // generations with usage no table prices
 }
 
 // HookCompaction is a context compaction preCompact announced.
@@ -186,15 +175,6 @@ type HookSubagent struct {
 	Tool string `json:"tool,omitempty"`
 }
 
-// Source names the session's source on its span: a stream or hooks.
-var Source = attribute.Key("cursor.source")
-
-// GenerationID is a chat span's generation (hooks).
-var GenerationID = attribute.Key("cursor.generation_id")
-
-// CursorVersion is the version of Cursor that ran the hooks.
-var CursorVersion = attribute.Key("cursor.version")
-
 // Step records one hook event at now into st, and returns the spans it
 // finished: a tool call done, a generation stopped, a subagent stopped,
 // and when a turn closes (its stop, the next prompt, the session's end)
@@ -242,7 +222,7 @@ func (h *Hooks) Step(st *HookState, ev parse.HookEvent, now time.Time) []SpanRec
 			g.Usage = ev.Usage // the generation's counts so far: the last said wins
 		}
 	}
-	capture := h.rec.opts.CaptureContent
+	capture := h.opts.CaptureContent
 	switch {
 	case ev.Name == parse.HookPrompt && g != nil && capture:
 		g.Prompt += ev.Prompt
@@ -437,13 +417,10 @@ func (h *Hooks) cover(st *HookState, gen string, start time.Time) {
 }
 
 // identity is what every span of a conversation says of whom it belongs
-// to (see pending.identity): the conversation, and the agent.
+// to (see draft.withIdentity): the conversation, and the agent.
 func (h *Hooks) identity(st *HookState, agent string) []attribute.KeyValue {
-	return []attribute.KeyValue{AgentName.String(agent), ConversationID.String(h.rec.text(st.ConversationID, maxMessage))}
+	return h.shaper.identity(agent, st.ConversationID)
 }
-
-// SessionEndReason is why a hooks-traced session ended, as sessionEnd says.
-var SessionEndReason = attribute.Key("cursor.session.end_reason")
 
 func (h *Hooks) toolDone(st *HookState, ev parse.HookEvent, now time.Time) SpanRecord {
 	h.told(st, endedKey(ev.ToolKey)) // its span is made: an end told again makes none
@@ -474,43 +451,27 @@ func (h *Hooks) toolDone(st *HookState, ev parse.HookEvent, now time.Time) SpanR
 	return h.toolRecord(st, gen, call, ev.ToolKey, start, now, outcome, errType, ev.Failure, ev.Result)
 }
 
-// ErrTimeout is error.type for a tool call that ran out of time.
-const ErrTimeout = "timeout"
-
 // toolRecord is a tool call's span; errType is error.type for an
 // outcome of error ("error" when empty).
 func (h *Hooks) toolRecord(st *HookState, gen string, call parse.ToolCall, key string, start, end time.Time, outcome, errType, failure, result string) SpanRecord {
-	name := cmp.Or(h.rec.text(call.Name, maxMessage), "unknown")
-	attrs := append(h.rec.toolAttributes(call, name), ToolOutcome.String(outcome))
-	attrs = append(attrs, h.identity(st, "cursor-agent")...)
-	if h.rec.opts.CaptureContent && result != "" {
-		attrs = append(attrs, ToolResult.String(h.rec.jsonText(result, h.rec.opts.MaxContent)))
+	p := h.toolDraft(call, outcome)
+	p.attrs = append(p.attrs, h.identity(st, "cursor-agent")...)
+	if h.opts.CaptureContent && result != "" {
+		p.attrs = append(p.attrs, ToolResult.String(h.jsonText(result, h.opts.MaxContent)))
 	}
-	r := SpanRecord{TraceID: turnTraceID(st.ConversationID, turnOf(st, gen)), SpanID: hookSpanID(st.ConversationID, "tool", key),
-		Parent: h.generationParent(st, gen), Name: "execute_tool " + name, Kind: trace.SpanKindInternal, Start: start, End: end}
-	switch outcome {
-	case OutcomeError:
-		msg := cmp.Or(failure, "tool call failed")
-		if failure == "" && call.Facts.ExitCode != nil {
-			msg = "exit status " + strconv.FormatInt(*call.Facts.ExitCode, 10)
-		}
-		attrs = append(attrs, ErrorType.String(cmp.Or(errType, "error")))
-		if failure != "" {
-			attrs = append(attrs, ToolError.String(h.rec.text(failure, maxMessage)))
-		}
-		r.Status, r.Message = codes.Error, h.rec.text(msg, maxMessage)
-	case OutcomeIncomplete:
-		attrs = append(attrs, ErrorType.String(OutcomeIncomplete))
-		r.Status, r.Message = codes.Error, "no completion before the session ended"
-	case OutcomeRejected:
-		if failure != "" {
-			attrs = append(attrs, ToolError.String(h.rec.text(failure, maxMessage)))
-		}
+	if outcome == OutcomeIncomplete {
+		var incomplete []attribute.KeyValue
+		incomplete, p.code, p.message = unfinished(closedOpen, "no completion before the session ended")
+		p.attrs = append(p.attrs, incomplete...)
+	} else {
+		h.toolEnd(p, call, outcome, cmp.Or(errType, ErrTool), failure)
 	}
-	if !h.rec.opts.CaptureContent {
-		attrs = append(attrs, metadataView(attrs)...)
+	if !h.opts.CaptureContent {
+		p.attrs = append(p.attrs, metadataView(p.attrs)...)
 	}
-	r.Attrs = attrs
+	p.start, p.end = start, end
+	r := p.record()
+	r.TraceID, r.SpanID, r.Parent = turnTraceID(st.ConversationID, turnOf(st, gen)), hookSpanID(st.ConversationID, "tool", key), h.generationParent(st, gen)
 	return r
 }
 
@@ -523,55 +484,45 @@ func (h *Hooks) generationParent(st *HookState, gen string) trace.SpanID {
 
 func (h *Hooks) generationDone(st *HookState, id string, g *HookGeneration, end time.Time, status string) SpanRecord {
 	model := cmp.Or(g.Model, st.Model)
-	name := "chat"
-	attrs := []attribute.KeyValue{OperationName.String(OpChat), ProviderName.String("cursor"), GenerationID.String(h.rec.text(id, maxMessage)),
-		ToolCalls.Int(g.ToolCalls)}
-	attrs = append(attrs, h.identity(st, "cursor-agent")...)
-	if m := h.rec.text(model, maxMessage); m != "" {
-		name += " " + m
-		attrs = append(attrs, RequestModel.String(m))
-	}
+	p := chatDraft(h.text(model, maxMessage))
+	p.attrs = append(p.attrs, GenerationID.String(h.text(id, maxMessage)))
+	p.attrs = append(p.attrs, h.identity(st, "cursor-agent")...)
 	if g.Usage != nil {
 		// The generation's own usage, by the conventions; the session
 		// keeps the sum under cursor.usage.*, so that it counts once.
-		attrs = append(attrs, usageAttributes(*g.Usage)...)
-		attrs = append(attrs, h.price(st, model, *g.Usage)...)
+		p.attrs = append(p.attrs, usageAttributes(*g.Usage)...)
+		p.attrs = append(p.attrs, h.price(st, model, *g.Usage)...)
 	}
-	r := SpanRecord{TraceID: turnTraceID(st.ConversationID, g.Turn), SpanID: hookSpanID(st.ConversationID, "generation", id),
-		Parent: turnRootID(st.ConversationID, g.Turn), Name: name, Kind: trace.SpanKindClient, Start: g.Start, End: later(end, g.Last)}
 	var thinking time.Duration
 	var reasoning []string
 	for _, t := range g.Thoughts {
 		thinking += t.Duration
 		ea := []attribute.KeyValue{ThinkingMs.Int64(t.Duration.Milliseconds())}
 		if t.Text != "" {
-			ea = append(ea, ThinkingText.String(h.rec.text(t.Text, h.rec.opts.MaxContent)))
-			reasoning = append(reasoning, h.rec.text(t.Text, h.rec.opts.MaxContent))
+			ea = append(ea, ThinkingText.String(h.text(t.Text, h.opts.MaxContent)))
+			reasoning = append(reasoning, h.text(t.Text, h.opts.MaxContent))
 		}
-		r.Events = append(r.Events, RecordEvent{Name: EventThinking, At: t.At, Attrs: ea})
+		p.addEvent(EventThinking, t.At, ea...)
 	}
 	if thinking > 0 {
-		attrs = append(attrs, ThinkingMs.Int64(thinking.Milliseconds()))
+		p.attrs = append(p.attrs, ThinkingMs.Int64(thinking.Milliseconds()))
 	}
 	finish := "stop"
 	switch status {
 	case "error":
 		finish = "error"
-		attrs = append(attrs, ErrorType.String("agent_error"))
-		r.Status, r.Message = codes.Error, "the generation ended in error"
+		p.attrs = append(p.attrs, ErrorType.String(ErrAgent))
+		p.code, p.message = codes.Error, "the generation ended in error"
 	case "aborted", "incomplete":
 		finish = status
 	}
-	attrs = append(attrs, FinishReasons.StringSlice([]string{finish}))
-	if h.rec.opts.CaptureContent {
-		if g.Prompt != "" {
-			attrs = append(attrs, InputMessages.String(inputMessage(h.rec.text(g.Prompt, h.rec.opts.MaxContent))))
-		}
-		if g.Text != "" || len(reasoning) > 0 {
-			attrs = append(attrs, OutputMessages.String(h.rec.outputMessage(finish, reasoning, h.rec.text(g.Text, h.rec.opts.MaxContent), nil)))
-		}
+	if h.opts.CaptureContent && g.Prompt != "" {
+		p.attrs = append(p.attrs, InputMessages.String(inputMessage(h.text(g.Prompt, h.opts.MaxContent))))
 	}
-	r.Attrs = attrs
+	h.chatEnd(&p, g.ToolCalls, finish, reasoning, h.text(g.Text, h.opts.MaxContent), nil)
+	p.start, p.end = g.Start, later(end, g.Last)
+	r := p.record()
+	r.TraceID, r.SpanID, r.Parent = turnTraceID(st.ConversationID, g.Turn), hookSpanID(st.ConversationID, "generation", id), turnRootID(st.ConversationID, g.Turn)
 	return r
 }
 
@@ -591,10 +542,10 @@ func (h *Hooks) subagentDone(st *HookState, ev parse.HookEvent, now time.Time) S
 	}
 	delete(st.Subagents, ev.SubagentID)
 	r := h.subagentRecord(st, ev.SubagentID, s, now)
-	if status := h.rec.text(ev.Status, maxMessage); status != "" {
+	if status := h.text(ev.Status, maxMessage); status != "" {
 		r.Attrs = append(r.Attrs, SubagentStatus.String(status))
 		if status == "error" || status == "failed" {
-			r.Attrs = append(r.Attrs, ErrorType.String("agent_error"))
+			r.Attrs = append(r.Attrs, ErrorType.String(ErrAgent))
 			r.Status, r.Message = codes.Error, "the subagent ended in error"
 		}
 	}
@@ -614,22 +565,22 @@ func mergeSubagent(start, stop parse.SubagentFacts) parse.SubagentFacts {
 
 func (h *Hooks) subagentRecord(st *HookState, id string, s *HookSubagent, end time.Time) SpanRecord {
 	h.told(st, subagentKey(id)) // a stop told again makes no second span
-	typ := cmp.Or(h.rec.text(s.Type, maxMessage), "subagent")
-	attrs := append([]attribute.KeyValue{OperationName.String(OpInvokeAgent), ProviderName.String("cursor")}, h.identity(st, typ)...)
+	typ := cmp.Or(h.text(s.Type, maxMessage), "subagent")
+	attrs := h.rootAttributes(typ, said{ConversationID, st.ConversationID})
 	if id != "" {
-		attrs = append(attrs, AgentID.String(h.rec.text(id, maxMessage)), SubagentID.String(h.rec.text(id, maxMessage)))
+		attrs = append(attrs, AgentID.String(h.text(id, maxMessage)), SubagentID.String(h.text(id, maxMessage)))
 	}
 	if s.Type != "" {
-		attrs = append(attrs, SubagentType.String(h.rec.text(s.Type, maxMessage)))
+		attrs = append(attrs, SubagentType.String(h.text(s.Type, maxMessage)))
 	}
-	if t := h.rec.text(s.Task, maxMessage); t != "" {
+	if t := h.text(s.Task, maxMessage); t != "" {
 		attrs = append(attrs, SubagentDescription.String(t))
 	}
 	f := s.Facts
-	if m := h.rec.text(f.Model, maxMessage); m != "" {
+	if m := h.text(f.Model, maxMessage); m != "" {
 		attrs = append(attrs, SubagentModel.String(m), RequestModel.String(m))
 	}
-	if p := h.rec.text(f.ParentConversationID, maxMessage); p != "" {
+	if p := h.text(f.ParentConversationID, maxMessage); p != "" {
 		attrs = append(attrs, SubagentParent.String(p))
 	}
 	if f.ParallelWorker != nil {

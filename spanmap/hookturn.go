@@ -25,18 +25,6 @@ const (
 	TurnEndIdle       = "idle"        // nothing came for too long
 )
 
-// Attributes of a turn's root.
-var (
-	TurnNumber      = attribute.Key("cursor.turn.number") // 1 for a conversation's first turn
-	TurnEnd         = attribute.Key("cursor.turn.end")
-	ComposerMode    = attribute.Key("cursor.composer_mode")
-	SessionDuration = attribute.Key("cursor.session.duration_ms") // what sessionEnd says the conversation lasted
-	SessionTurns    = attribute.Key("cursor.session.turns")       // the turns a conversation had, at its end
-)
-
-// ErrIncomplete is error.type for a turn that ended without its stop.
-const ErrIncomplete = "incomplete"
-
 // OpenTurn is the trace of the turn under way in st; false when none is.
 // Its spans are held until its root is made.
 func (h *Hooks) OpenTurn(st *HookState) (trace.TraceID, bool) {
@@ -72,9 +60,21 @@ func (h *Hooks) enter(st *HookState, event, gen string, now time.Time) []SpanRec
 	if key == "" {
 		key = "#" + strconv.Itoa(st.Turns)
 	}
-	st.Turn = &HookTurn{Key: key, Number: st.Turns, Start: now, Last: now, Link: st.Root, Compactions: st.Compactions}
+	st.Turn = &HookTurn{Key: key, Number: st.Turns, Start: now, Last: now, Link: h.lastRoot(st), Compactions: st.Compactions}
 	st.Compactions = nil
 	return done
+}
+
+// lastRoot is the root of the conversation's last turn, for a new turn
+// to link to: whoever traced it (a wrapped run, ACP, hooks in another
+// state) when Options.Turns knows it, else the last this state closed.
+func (h *Hooks) lastRoot(st *HookState) *HookRoot {
+	if turns := h.opts.Turns; turns != nil && st.ConversationID != "" {
+		if last, ok := turns.Last(st.ConversationID); ok {
+			return &HookRoot{TraceID: last.TraceID().String(), SpanID: last.SpanID().String()}
+		}
+	}
+	return st.Root
 }
 
 // closedTurn is the turn of a generation whose chat span is made.
@@ -149,19 +149,24 @@ func (h *Hooks) closeTurn(st *HookState, end time.Time, how, reason string, last
 	}
 	switch {
 	case t.Failed || how == TurnEndSession && reason == "error":
-		r.Attrs = append(r.Attrs, ErrorType.String("agent_error"))
+		r.Attrs = append(r.Attrs, ErrorType.String(ErrAgent))
 		r.Status, r.Message = codes.Error, "the agent ended in error"
 	case how == TurnEndSession && reason == "aborted":
-		r.Attrs = append(r.Attrs, ErrorType.String("aborted"))
+		r.Attrs = append(r.Attrs, ErrorType.String(ErrAborted))
 		r.Status, r.Message = codes.Error, "the session was aborted"
-	case how == TurnEndNextPrompt:
-		r.Attrs = append(r.Attrs, ErrorType.String(ErrIncomplete))
-		r.Status, r.Message = codes.Error, "the turn did not complete: the next prompt came before its stop"
-	case how == TurnEndIdle:
-		r.Attrs = append(r.Attrs, ErrorType.String(ErrIncomplete))
-		r.Status, r.Message = codes.Error, "the turn did not complete: no stop, and nothing more from the conversation"
+	case how == TurnEndNextPrompt, how == TurnEndIdle:
+		why := "the turn did not complete: the next prompt came before its stop"
+		if how == TurnEndIdle {
+			why = "the turn did not complete: no stop, and nothing more from the conversation"
+		}
+		incomplete, code, msg := unfinished(closedOpen, why)
+		r.Attrs = append(r.Attrs, incomplete...)
+		r.Status, r.Message = code, msg
 	}
 	st.Root = &HookRoot{TraceID: r.TraceID.String(), SpanID: r.SpanID.String()}
+	if turns := h.opts.Turns; turns != nil && st.ConversationID != "" {
+		turns.SetLast(st.ConversationID, st.Root.SpanContext())
+	}
 	st.Turn = nil
 	return append(done, r)
 }
@@ -169,16 +174,8 @@ func (h *Hooks) closeTurn(st *HookState, end time.Time, how, reason string, last
 // root is the root span of a turn keyed key, with what the conversation
 // says of itself.
 func (h *Hooks) root(st *HookState, key string, start, end time.Time) SpanRecord {
-	attrs := append([]attribute.KeyValue{OperationName.String(OpInvokeAgent), ProviderName.String("cursor"), Source.String("hooks")},
-		h.identity(st, "cursor-agent")...)
-	for _, a := range []struct {
-		key   attribute.Key
-		value string
-	}{{RequestModel, st.Model}, {Cwd, st.Workspace}, {CursorVersion, st.CursorVersion}, {ComposerMode, st.Mode}} {
-		if v := h.rec.text(a.value, maxMessage); v != "" {
-			attrs = append(attrs, a.key.String(v))
-		}
-	}
+	attrs := append(h.rootAttributes("cursor-agent", said{ConversationID, st.ConversationID}, said{RequestModel, st.Model},
+		said{Cwd, st.Workspace}, said{CursorVersion, st.CursorVersion}, said{ComposerMode, st.Mode}), Source.String("hooks"))
 	return SpanRecord{TraceID: turnTraceID(st.ConversationID, key), SpanID: turnRootID(st.ConversationID, key),
 		Name: SessionName, Kind: trace.SpanKindClient, Start: start, End: end, Attrs: attrs}
 }
@@ -187,7 +184,7 @@ func (h *Hooks) root(st *HookState, key string, start, end time.Time) SpanRecord
 func (h *Hooks) sessionEnd(st *HookState, reason string, lasted time.Duration) []attribute.KeyValue {
 	var attrs []attribute.KeyValue
 	if reason != "" {
-		attrs = append(attrs, SessionEndReason.String(h.rec.text(reason, maxMessage)))
+		attrs = append(attrs, SessionEndReason.String(h.text(reason, maxMessage)))
 	}
 	if lasted > 0 {
 		attrs = append(attrs, SessionDuration.Int64(lasted.Milliseconds()))
@@ -223,10 +220,10 @@ func (h *Hooks) End(st *HookState, end time.Time, reason string, lasted time.Dur
 	st.Compactions = nil
 	switch reason {
 	case "error":
-		r.Attrs = append(r.Attrs, ErrorType.String("agent_error"))
+		r.Attrs = append(r.Attrs, ErrorType.String(ErrAgent))
 		r.Status, r.Message = codes.Error, "the agent ended in error"
 	case "aborted":
-		r.Attrs = append(r.Attrs, ErrorType.String("aborted"))
+		r.Attrs = append(r.Attrs, ErrorType.String(ErrAborted))
 		r.Status, r.Message = codes.Error, "the session was aborted"
 	}
 	return []SpanRecord{r}

@@ -5,7 +5,6 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
-	"go.opentelemetry.io/otel/trace"
 
 	"github.com/cursor-otel/cursor-otel/parse"
 )
@@ -13,7 +12,7 @@ import (
 // modelCall is the state of one open model call.
 type modelCall struct {
 	sess *session
-	p    pending
+	p    draft
 	id   string
 
 	withSession bool      // it starts with its session (see openModelCall)
@@ -37,26 +36,29 @@ type modelCall struct {
 	calls     []toolPart // the tool calls it issued, for its output message
 }
 
-// thinkingPhase is one run of thinking deltas, recorded as one span event.
+// thinkingPhase is one run of thinking deltas (a stream's, ACP's),
+// recorded as one span event, never one per delta.
 type thinkingPhase struct {
 	start, last time.Time
 	deltas      int
 	text        boundedText
 }
 
+// attributes are the phase's cursor.thinking event's: how long it lasted,
+// its deltas, and its text with content capture.
+func (p *thinkingPhase) attributes(r *shaper) []attribute.KeyValue {
+	attrs := []attribute.KeyValue{ThinkingMs.Int64(p.last.Sub(p.start).Milliseconds()), ThinkingDeltas.Int(p.deltas)}
+	if r.opts.CaptureContent && p.text.b.Len() > 0 {
+		if text := r.text(p.text.String(), r.opts.MaxContent); text != "" {
+			attrs = append(attrs, ThinkingText.String(text))
+		}
+	}
+	return attrs
+}
+
 func (s *session) newModelCall(start time.Time) *modelCall {
-	name := "chat"
-	if s.model != "" {
-		name = "chat " + s.model
-	}
-	attrs := []attribute.KeyValue{OperationName.String(OpChat), ProviderName.String("cursor")}
-	if s.model != "" {
-		attrs = append(attrs, RequestModel.String(s.model))
-	}
-	mc := &modelCall{sess: s, last: start, p: pending{
-		sc: s.rec.child(s.span.sc), parent: s.span.sc, name: name, kind: trace.SpanKindClient, in: &s.span,
-		start: start, end: start, attrs: attrs,
-	}}
+	mc := &modelCall{sess: s, last: start, p: chatDraft(s.model)}
+	mc.p.sc, mc.p.parent, mc.p.in, mc.p.start, mc.p.end = s.rec.child(s.span.sc), s.span.sc, &s.span, start, start
 	limit := 2 * s.rec.opts.MaxContent // collect more than is kept, so redaction sees whole secrets
 	mc.messages.max, mc.deltaText.max, mc.reasoning.max = limit, limit, limit
 	return mc
@@ -112,15 +114,11 @@ func (mc *modelCall) endThinking() {
 		return
 	}
 	mc.phase = nil
-	d := p.last.Sub(p.start)
-	mc.thinking += d
-	attrs := []attribute.KeyValue{ThinkingMs.Int64(d.Milliseconds()), ThinkingDeltas.Int(p.deltas)}
-	if rec := mc.sess.rec; rec.opts.CaptureContent && p.text.b.Len() > 0 {
-		text := p.text.String()
-		attrs = append(attrs, ThinkingText.String(rec.text(text, rec.opts.MaxContent)))
-		mc.reasoning.add(text)
+	mc.thinking += p.last.Sub(p.start)
+	if mc.sess.rec.opts.CaptureContent && p.text.b.Len() > 0 {
+		mc.reasoning.add(p.text.String())
 	}
-	mc.p.addEvent(EventThinking, p.start, attrs...)
+	mc.p.addEvent(EventThinking, p.start, p.attributes(&mc.sess.rec.shaper)...)
 }
 
 func (mc *modelCall) say(e *parse.Assistant, t time.Time, told bool) {
@@ -155,7 +153,7 @@ func (mc *modelCall) end() {
 
 func (mc *modelCall) emit() {
 	s, rec := mc.sess, mc.sess.rec
-	attrs := append(mc.p.attrs, ToolCalls.Int(mc.tools))
+	attrs := mc.p.attrs
 	// The time to the first output is a measure only when both ends are:
 	// the output's own time, and a start that is not a guess.
 	if !mc.firstOutput.IsZero() && mc.firstTold && (!mc.withSession || s.startKnown) {
@@ -169,6 +167,11 @@ func (mc *modelCall) emit() {
 	if mc.thinking > 0 {
 		attrs = append(attrs, ThinkingMs.Int64(mc.thinking.Milliseconds()))
 	}
+	if mc.failure != "" {
+		attrs = append(attrs, ErrorType.String(ErrAgent))
+		mc.p.code, mc.p.message = codes.Error, mc.failure
+	}
+	mc.p.attrs = attrs
 	finish := "stop"
 	if mc.tools > 0 {
 		finish = "tool_call"
@@ -176,29 +179,21 @@ func (mc *modelCall) emit() {
 	if mc.failure != "" {
 		finish = "error"
 	}
-	attrs = append(attrs, FinishReasons.StringSlice([]string{finish}))
+	var text string
+	var reasoning []string
 	if rec.opts.CaptureContent {
 		out := &mc.deltaText
 		if mc.hasText {
 			out = &mc.messages
 		}
-		text := ""
 		if out.b.Len() > 0 {
 			text = rec.text(out.String(), rec.opts.MaxContent)
 		}
-		var reasoning []string
 		if mc.reasoning.b.Len() > 0 {
 			reasoning = []string{rec.text(mc.reasoning.String(), rec.opts.MaxContent)}
 		}
-		if text != "" || len(reasoning) > 0 || len(mc.calls) > 0 {
-			attrs = append(attrs, OutputMessages.String(rec.outputMessage(finish, reasoning, text, mc.calls)))
-		}
 	}
-	if mc.failure != "" {
-		attrs = append(attrs, ErrorType.String("agent_error"))
-		mc.p.code, mc.p.message = codes.Error, mc.failure
-	}
-	mc.p.attrs = attrs
+	rec.chatEnd(&mc.p, mc.tools, finish, reasoning, text, mc.calls)
 	s.span.grow(mc.p.start, mc.p.end)
 	rec.emit(&mc.p)
 	// The session keeps ended calls by id for late events; their text is

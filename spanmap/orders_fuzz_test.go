@@ -27,6 +27,8 @@ func FuzzEventOrders(f *testing.F) {
 	f.Add([]byte{0, 0, 0, 6, 1, 0, 6, 2, 0, 7, 2, 0, 7, 1, 0, 7, 1, 0, 10, 0, 0})      // parallel tools out of order, a duplicate completion
 	f.Add([]byte{7, 3, 0, 6, 4, 0x3f, 0, 0, 0, 0, 0, 0, 12, 0, 0, 13, 0, 0, 11, 0, 0}) // completion first, fields left out, two inits, junk
 	f.Add([]byte{0, 0, 2, 5, 9, 4, 6, 9, 4, 8, 9, 4, 9, 9, 4, 11, 0, 4})               // times going back, hyphenated tools
+	f.Add([]byte{0, 0, 0, 6, 1, 0, 12, 1, 64, 7, 1, 0, 12, 1, 192, 10, 0, 0})          // a wait for a tool answered after it completed
+	f.Add([]byte{0, 0, 0, 6, 1, 0, 12, 1, 64, 12, 2, 64, 12, 1, 192, 7, 1, 0})         // waits asked twice, one never answered
 	f.Fuzz(func(t *testing.T, program []byte) {
 		if len(program) > 3*2000 {
 			return
@@ -72,7 +74,8 @@ const (
 // programLine makes line n of a program from three bytes: kind picks the
 // event; ids picks the call id (low 3 bits) and model call id (next 2);
 // flags leave out the timestamp (bit 0), session id (1), model call id (2),
-// move the time back (3), fail the tool (4), reject it (5).
+// move the time back (3), fail the tool (4), reject it (5); with kind 12
+// ask the person (6), or answer (6 and 7).
 func programLine(kind, ids, flags byte, n int) []byte {
 	call := fmt.Sprintf("call_%d", ids%callIDs)
 	mc := fmt.Sprintf(`,"model_call_id":"mc%d"`, (ids>>3)%modelCallIDs)
@@ -123,6 +126,14 @@ func programLine(kind, ids, flags byte, n int) []byte {
 	case 11:
 		return fmt.Appendf(nil, `{"type":"connection","subtype":"reconnecting"%s}`, common)
 	case 12:
+		if flags&64 != 0 {
+			// A wait on the person: the question, or with 128 its answer,
+			// for the command a tool call runs.
+			if flags&128 != 0 {
+				return fmt.Appendf(nil, `{"type":"interaction_query","subtype":"response","id":%d,"response":{"shellRequestResponse":{"approved":{}}}%s%s}`, ids%3, mc, common)
+			}
+			return fmt.Appendf(nil, `{"type":"interaction_query","subtype":"request","id":%d,"query":{"shellRequestQuery":{"command":"make"}}%s%s}`, ids%3, mc, common)
+		}
 		return fmt.Appendf(nil, `{"type":"never_seen_before","subtype":"x"%s}`, common)
 	}
 	return []byte(`{"type":"tool_call","subtype":`) // cut short

@@ -51,7 +51,7 @@ func Emit(ctx context.Context, tracer trace.Tracer, r SpanRecord) {
 		ctx = trace.ContextWithSpanContext(ctx, trace.NewSpanContext(trace.SpanContextConfig{
 			TraceID: r.TraceID, SpanID: r.Parent, TraceFlags: trace.FlagsSampled}))
 	}
-	p := pending{sc: trace.NewSpanContext(trace.SpanContextConfig{TraceID: r.TraceID, SpanID: r.SpanID, TraceFlags: trace.FlagsSampled}),
+	p := draft{sc: trace.NewSpanContext(trace.SpanContextConfig{TraceID: r.TraceID, SpanID: r.SpanID, TraceFlags: trace.FlagsSampled}),
 		name: r.Name, kind: r.Kind, start: r.Start, end: r.End, attrs: r.Attrs, code: r.Status, message: r.Message}
 	for _, e := range r.Events {
 		p.events = append(p.events, event{name: e.Name, at: e.At, attrs: e.Attrs})
@@ -60,8 +60,26 @@ func Emit(ctx context.Context, tracer trace.Tracer, r SpanRecord) {
 		p.links = append(p.links, trace.Link{SpanContext: trace.NewSpanContext(trace.SpanContextConfig{
 			TraceID: l.TraceID, SpanID: l.SpanID, TraceFlags: trace.FlagsSampled, Remote: true})})
 	}
-	rec := &Recorder{ctx: ctx, tracer: tracer, opts: Options{CaptureContent: true}} // the record holds what it should
-	rec.emit(&p)
+	emitSpan(ctx, tracer, true, &p) // the record holds what it should
+}
+
+// record is the draft as data, for another process to make (Emit).
+func (p *draft) record() SpanRecord {
+	r := SpanRecord{TraceID: p.sc.TraceID(), SpanID: p.sc.SpanID(), Name: p.name, Kind: p.kind, Start: p.start, End: p.end,
+		Attrs: p.attrs, Status: p.code, Message: p.message}
+	if p.parent.IsValid() {
+		r.Parent = p.parent.SpanID()
+	}
+	if p.dropped > 0 {
+		r.Attrs = append(r.Attrs, DroppedEvents.Int(p.dropped))
+	}
+	for _, e := range p.events {
+		r.Events = append(r.Events, RecordEvent{Name: e.name, At: e.at, Attrs: e.attrs})
+	}
+	for _, l := range p.links {
+		r.Links = append(r.Links, RecordLink{TraceID: l.SpanContext.TraceID(), SpanID: l.SpanContext.SpanID()})
+	}
+	return r
 }
 
 // The JSON form of a record, for a spool file.

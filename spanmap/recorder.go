@@ -67,10 +67,9 @@ const maxWaiting = 256
 // must use IDGenerator: spans are made when they end, with the IDs their
 // children already name.
 type Recorder struct {
+	shaper
 	ctx        context.Context
 	tracer     trace.Tracer
-	opts       Options
-	prices     *pricing.Table
 	overBudget []string // why each session over the budget is
 	rng        *rand.Rand
 	sess       *session
@@ -79,6 +78,19 @@ type Recorder struct {
 // NewRecorder records into tracer. Session spans are children of the span
 // in ctx, if any (a TRACEPARENT the caller extracted).
 func NewRecorder(ctx context.Context, tracer trace.Tracer, opts Options) *Recorder {
+	return &Recorder{shaper: newShaper(opts), ctx: ctx, tracer: tracer, rng: newRand()}
+}
+
+// shaper is what every source (a stream's Recorder, Hooks, ACP) records
+// with: the options, with their defaults, and the price table; its
+// methods shape what is recorded (text bounded and redacted, a tool's
+// attributes, output messages).
+type shaper struct {
+	opts   Options
+	prices *pricing.Table
+}
+
+func newShaper(opts Options) shaper {
 	if opts.MaxContent <= 0 {
 		opts.MaxContent = DefaultMaxContent
 	}
@@ -89,7 +101,7 @@ func NewRecorder(ctx context.Context, tracer trace.Tracer, opts Options) *Record
 	if prices == nil {
 		prices = pricing.Default()
 	}
-	return &Recorder{ctx: ctx, tracer: tracer, opts: opts, prices: prices, rng: newRand()}
+	return shaper{opts: opts, prices: prices}
 }
 
 // Begin opens a session at t before any event has arrived, reading the

@@ -21,7 +21,7 @@ const maxEventsPerKind = 32
 // session is the state of one open session.
 type session struct {
 	rec   *Recorder
-	span  pending
+	span  draft
 	clock clock
 
 	startFixed bool      // the session began at a known time (Begin)
@@ -36,13 +36,13 @@ type session struct {
 	model   string
 	convID  string
 
-	current    *modelCall            // the model call new output belongs to
-	calls      map[string]*modelCall // open model calls by model_call_id
-	open       []*modelCall          // model calls not yet ended
-	held       []*modelCall          // ended, made when the session's start is known
-	modelCalls int                   // opened so far
-	tools      map[string]*toolCall  // tool calls started and not completed, by call_id
-	asked      map[string]time.Time  // interaction requests without a response yet, by id
+	current    *modelCall             // the model call new output belongs to
+	calls      map[string]*modelCall  // open model calls by model_call_id
+	open       []*modelCall           // model calls not yet ended
+	held       []*modelCall           // ended, made when the session's start is known
+	modelCalls int                    // opened so far
+	tools      map[string]*toolCall   // tool calls started and not completed, by call_id
+	waits      map[string]*streamWait // waits on the person not yet answered, by interaction id
 
 	result          *parse.Result
 	prompt          boundedText
@@ -64,7 +64,7 @@ func (r *Recorder) newSession(sc trace.SpanContext) *session {
 		rec:   r,
 		calls: map[string]*modelCall{},
 		tools: map[string]*toolCall{},
-		asked: map[string]time.Time{},
+		waits: map[string]*streamWait{},
 	}
 	s.prompt.max = 2 * r.opts.MaxContent
 	s.clock.shift = r.opts.Shift
@@ -75,17 +75,13 @@ func (r *Recorder) newSession(sc trace.SpanContext) *session {
 		_, probe := r.tracer.Start(r.ctx, SessionName, trace.WithSpanKind(trace.SpanKindClient))
 		sc = probe.SpanContext()
 	}
-	s.span = pending{
+	s.span = draft{
 		sc:   sc,
 		name: SessionName,
 		// cursor-agent runs outside cursor-otel, and talks to Cursor's
 		// service: the conventions' invoke_agent client span.
-		kind: trace.SpanKindClient,
-		attrs: []attribute.KeyValue{
-			OperationName.String(OpInvokeAgent),
-			ProviderName.String("cursor"),
-			AgentName.String("cursor-agent"),
-		},
+		kind:  trace.SpanKindClient,
+		attrs: r.rootAttributes("cursor-agent"),
 	}
 	return s
 }
@@ -133,7 +129,7 @@ func (s *session) handle(ev parse.Event, t time.Time, told bool) {
 	h := ev.Head()
 	if h.SessionID != "" && s.convID == "" {
 		s.convID = h.SessionID
-		s.span.attrs = append(s.span.attrs, ConversationID.String(h.SessionID))
+		s.span.attrs = s.rec.appendFacts(s.span.attrs, said{ConversationID, h.SessionID})
 	}
 	s.span.grow(t, t)
 	end := t
@@ -190,16 +186,8 @@ func (s *session) handle(ev parse.Event, t time.Time, told bool) {
 func (s *session) init(e *parse.Init) {
 	s.sawInit = true
 	s.model = s.rec.text(e.Model, maxMessage)
-	add := func(k attribute.Key, v string) {
-		if v = s.rec.text(v, maxMessage); v != "" {
-			s.span.attrs = append(s.span.attrs, k.String(v))
-		}
-	}
-	add(RequestModel, e.Model)
-	add(Cwd, e.Cwd)
-	add(PermissionMode, e.PermissionMode)
-	add(APIKeySource, e.APIKeySource)
-	add(RequestID, e.RequestID)
+	s.span.attrs = s.rec.appendFacts(s.span.attrs, said{RequestModel, e.Model}, said{Cwd, e.Cwd},
+		said{PermissionMode, e.PermissionMode}, said{APIKeySource, e.APIKeySource}, said{RequestID, e.RequestID})
 }
 
 func (s *session) setResult(e *parse.Result) {
@@ -215,11 +203,9 @@ func (s *session) setResult(e *parse.Result) {
 		attrs = append(attrs, RequestID.String(s.rec.text(e.RequestID, maxMessage)))
 	}
 	if u := e.Usage; u != nil {
-		// The conventions' input tokens include the cached ones; Cursor's
-		// inputTokens are the fresh input alone.
-		// Only the session's total is known: it is the session's usage,
-		// and its total.
-		attrs = append(append(attrs, usageAttributes(*u)...), totalAttributes(*u)...)
+		// Only the session's total is known: it is the session's usage
+		// (its totals, with the cost, at its end).
+		attrs = append(attrs, usageAttributes(*u)...)
 	}
 	if s.rec.opts.CaptureContent && e.Text != "" {
 		finish := "stop"
@@ -243,35 +229,6 @@ func (s *session) setResult(e *parse.Result) {
 		s.closeIfDone(mc)
 	}
 	s.current = nil
-}
-
-// interaction records the agent asking its client (often a person) and
-// the answer, on the model call under way (the wait is inside it), else
-// on the session; the wait between them is time a person looks for.
-func (s *session) interaction(e *parse.Interaction, t time.Time) {
-	on := &s.span
-	if mc := s.current; mc != nil && !mc.done {
-		on = &mc.p
-		mc.see(t)
-	}
-	attrs := []attribute.KeyValue{InteractionKind.String(s.rec.text(e.Kind, maxMessage)), InteractionID.String(s.rec.text(e.ID, maxMessage))}
-	if !e.Response {
-		if len(s.asked) < maxEventsPerKind {
-			s.asked[e.ID] = t
-		}
-		on.addEvent(EventInteractionRequest, t, attrs...)
-		return
-	}
-	if e.Outcome != "" {
-		attrs = append(attrs, InteractionOutcome.String(s.rec.text(e.Outcome, maxMessage)))
-	}
-	if asked, ok := s.asked[e.ID]; ok {
-		delete(s.asked, e.ID)
-		wait := max(t.Sub(asked), 0)
-		s.waited += wait
-		attrs = append(attrs, InteractionWaitMs.Int64(wait.Milliseconds()))
-	}
-	on.addEvent(EventInteractionResponse, t, attrs...)
 }
 
 // notice records a system event other than init, under a name of its own
@@ -406,6 +363,7 @@ func (s *session) finish(end End) {
 		tc.parent.see(endTime)
 		tc.endIncomplete(endTime, interrupted, end.UntracedBytes > 0)
 	}
+	s.endWaits(endTime, interrupted, end.UntracedBytes > 0)
 	for _, mc := range slices.Clone(s.open) {
 		s.endModelCall(mc)
 	}
@@ -494,16 +452,19 @@ func (s *session) failure(end End, overBudget string) (errType, msg string) {
 		// The result may be in what was not traced: the exit status says
 		// how the run ended.
 	case s.result == nil && !end.NoStream:
-		note("no_result", "stream ended without a result")
+		// A turn whose end never came, by the rule every source follows
+		// (unfinished): as the hooks' turn without its stop, and ACP's
+		// prompt the agent exited before answering.
+		note(ErrIncomplete, "stream ended without a result")
 	case s.result == nil:
 	case s.result.IsError:
-		note("agent_error", s.rec.text(cmp.Or(s.result.Error, s.result.Text, "the agent reported an error"), maxMessage))
+		note(ErrAgent, s.rec.text(cmp.Or(s.result.Error, s.result.Text, "the agent reported an error"), maxMessage))
 	}
 	if end.ExitCode != nil && *end.ExitCode != 0 {
-		note("exit_status", fmt.Sprintf("agent exited with status %d", *end.ExitCode))
+		note(ErrExitStatus, fmt.Sprintf("agent exited with status %d", *end.ExitCode))
 	}
 	if len(end.Signals) > 0 && len(reasons) > 0 {
-		errType, reasons = "interrupted", append([]string{"interrupted"}, reasons...)
+		errType, reasons = ErrInterrupted, append([]string{"interrupted"}, reasons...)
 	}
 	if overBudget != "" {
 		note(ErrBudgetExceeded, overBudget)

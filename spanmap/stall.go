@@ -9,24 +9,6 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 )
 
-// A stall is a gap without output from the agent longer than
-// Options.StallAfter: a cursor.stall event on the session at the gap's
-// start, saying how long it lasted and what was in flight.
-var (
-	StallDurationMs = attribute.Key("cursor.stall.duration_ms")
-	StallInFlight   = attribute.Key("cursor.stall.in_flight")
-	Stalls          = attribute.Key("cursor.stalls")           // on the session: how many
-	StallLongestMs  = attribute.Key("cursor.stall.longest_ms") // on the session: the longest
-	StallTimeout    = attribute.Key("cursor.stall.timeout_ms") // on the session: the agent was stopped after this long silent
-)
-
-// EventStall names the event.
-const EventStall = "cursor.stall"
-
-// ErrStallTimeout is error.type for a session cursor-otel stopped because
-// the agent was silent past --stall-timeout.
-const ErrStallTimeout = "stall_timeout"
-
 // output notes output at t (live: when a line was read; in replay: an
 // event's own time), recording the gap before it if it was a stall.
 func (s *session) output(t time.Time) {

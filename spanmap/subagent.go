@@ -5,8 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/cursor-otel/cursor-otel/parse"
@@ -19,16 +17,13 @@ import (
 // says its own start and end, within the task's, is placed there; anything
 // else is put at the task's end, with no duration, and marked
 // cursor.time_unknown.
-func (s *session) subagent(task *pending, sub *parse.Subagent) {
+func (s *session) subagent(task *draft, sub *parse.Subagent) {
 	rec := s.rec
 	name := cmp.Or(rec.text(sub.Type, maxMessage), "subagent")
-	agent := &pending{
+	agent := &draft{
 		sc: rec.child(task.sc), parent: task.sc, name: "invoke_agent " + name, kind: trace.SpanKindInternal, in: task.in,
 		start: task.start, end: task.end,
-		attrs: []attribute.KeyValue{
-			OperationName.String(OpInvokeAgent), ProviderName.String("cursor"), AgentName.String(name),
-			SubagentSteps.Int(len(sub.Steps)),
-		},
+		attrs: append(rec.rootAttributes(name), SubagentSteps.Int(len(sub.Steps))),
 	}
 	if sub.ID != "" {
 		agent.attrs = append(agent.attrs, AgentID.String(rec.text(sub.ID, maxMessage)))
@@ -76,8 +71,8 @@ func (s *session) subagent(task *pending, sub *parse.Subagent) {
 
 // subagentTurn is one model call of a subagent.
 type subagentTurn struct {
-	p         pending
-	task      *pending  // the agent's span, which covers the task
+	p         draft
+	task      *draft    // the agent's span, which covers the task
 	at        time.Time // where what has no time of its own is put: the task's end
 	tools     int
 	timed     bool // a tool call of the turn said its own times
@@ -86,14 +81,10 @@ type subagentTurn struct {
 	calls     []toolPart
 }
 
-func newSubagentTurn(rec *Recorder, agent *pending, model string) *subagentTurn {
-	name := "chat"
-	attrs := []attribute.KeyValue{OperationName.String(OpChat), ProviderName.String("cursor")}
-	if model != "" {
-		name += " " + model
-		attrs = append(attrs, RequestModel.String(model))
-	}
-	return &subagentTurn{task: agent, at: agent.end, p: pending{sc: rec.child(agent.sc), parent: agent.sc, name: name, kind: trace.SpanKindClient, in: agent, attrs: attrs}}
+func newSubagentTurn(rec *Recorder, agent *draft, model string) *subagentTurn {
+	c := &subagentTurn{task: agent, at: agent.end, p: chatDraft(model)}
+	c.p.sc, c.p.parent, c.p.in = rec.child(agent.sc), agent.sc, agent
+	return c
 }
 
 // tool records one tool call of the turn.
@@ -115,22 +106,13 @@ func (c *subagentTurn) tool(rec *Recorder, st parse.Step, place func(time.Time) 
 	if st.Result != nil {
 		outcome = st.Result.Outcome
 	}
-	p := &pending{
-		sc: rec.child(c.p.sc), parent: c.p.sc, name: "execute_tool " + name, kind: trace.SpanKindInternal, in: c.task,
-		start: start, end: end,
-		attrs: append(rec.toolAttributes(call, name), ToolOutcome.String(string(outcome))),
-	}
+	p := rec.toolDraft(call, string(outcome))
+	p.sc, p.parent, p.in, p.start, p.end = rec.child(c.p.sc), c.p.sc, c.task, start, end
 	if !timed {
 		p.attrs = append(p.attrs, TimeUnknown.Bool(true))
 	}
-	if r := st.Result; r != nil && r.Outcome != parse.Success {
-		if msg := rec.text(r.Message, maxMessage); msg != "" {
-			p.attrs = append(p.attrs, ToolError.String(msg))
-		}
-		if r.Outcome == parse.Failed {
-			p.attrs = append(p.attrs, ErrorType.String(cmp.Or(r.Kind, "error")))
-			p.code, p.message = codes.Error, rec.text(cmp.Or(r.Message, "tool call failed"), maxMessage)
-		}
+	if r := st.Result; r != nil {
+		rec.toolEnd(p, call, string(r.Outcome), toolErrorType(r.Kind), r.Message)
 	}
 	rec.emit(p)
 	c.p.grow(start, end)
@@ -147,16 +129,14 @@ func (c *subagentTurn) emit(rec *Recorder) {
 	if c.tools > 0 {
 		finish = "tool_call"
 	}
-	c.p.attrs = append(c.p.attrs, ToolCalls.Int(c.tools), FinishReasons.StringSlice([]string{finish}))
+	var text string
+	var reasoning []string
 	if rec.opts.CaptureContent {
-		var reasoning []string
 		if len(c.reasoning) > 0 {
 			reasoning = []string{rec.text(strings.Join(c.reasoning, ""), rec.opts.MaxContent)}
 		}
-		text := rec.text(strings.Join(c.text, ""), rec.opts.MaxContent)
-		if text != "" || len(reasoning) > 0 || len(c.calls) > 0 {
-			c.p.attrs = append(c.p.attrs, OutputMessages.String(rec.outputMessage(finish, reasoning, text, c.calls)))
-		}
+		text = rec.text(strings.Join(c.text, ""), rec.opts.MaxContent)
 	}
+	rec.chatEnd(&c.p, c.tools, finish, reasoning, text, c.calls)
 	rec.emit(&c.p)
 }

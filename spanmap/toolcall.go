@@ -2,11 +2,9 @@ package spanmap
 
 import (
 	"cmp"
-	"fmt"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/cursor-otel/cursor-otel/parse"
@@ -80,26 +78,14 @@ func (s *session) unstartedTool(e *parse.ToolCompleted, t time.Time) *toolCall {
 func (tc *toolCall) complete(e *parse.ToolCompleted, end time.Time, startMissing bool) {
 	call := merge(tc.call, e.Call)
 	rec := tc.parent.sess.rec
-	p := tc.pending(call, string(e.Result.Outcome), end)
+	p := tc.draft(call, string(e.Result.Outcome), end)
 	if startMissing {
 		p.attrs = append(p.attrs, ToolStartMiss.Bool(true))
 	}
 	if rec.opts.CaptureContent && len(e.Result.Raw) > 0 {
 		p.attrs = append(p.attrs, ToolResult.String(rec.jsonText(e.Result.Raw, rec.opts.MaxContent)))
 	}
-	if e.Result.Outcome != parse.Success {
-		if msg := rec.text(e.Result.Message, maxMessage); msg != "" {
-			p.attrs = append(p.attrs, ToolError.String(msg))
-		}
-	}
-	if e.Result.Outcome == parse.Failed {
-		msg := e.Result.Message
-		if msg == "" && call.Facts.ExitCode != nil {
-			msg = fmt.Sprintf("exit status %d", *call.Facts.ExitCode)
-		}
-		p.attrs = append(p.attrs, ErrorType.String(cmp.Or(e.Result.Kind, "error")))
-		p.code, p.message = codes.Error, rec.text(cmp.Or(msg, "tool call failed"), maxMessage)
-	}
+	rec.toolEnd(p, call, string(e.Result.Outcome), toolErrorType(e.Result.Kind), e.Result.Message)
 	rec.emit(p)
 	if call.Subagent != nil && len(call.Subagent.Steps) > 0 {
 		tc.parent.sess.subagent(p, call.Subagent)
@@ -111,36 +97,32 @@ func (tc *toolCall) complete(e *parse.ToolCompleted, end time.Time, startMissing
 // its completion may be in that part: then it is incomplete, but not
 // called a failure.
 func (tc *toolCall) endIncomplete(end time.Time, interrupted, untraced bool) {
-	p := tc.pending(tc.call, OutcomeIncomplete, later(end, tc.start))
+	p := tc.draft(tc.call, OutcomeIncomplete, later(end, tc.start))
+	how, why := closedOpen, "no completion before the stream ended"
 	switch {
 	case untraced:
-		p.attrs = append(p.attrs, StreamUntraced.Bool(true))
+		how = closedUntraced
 	case interrupted:
-		p.attrs = append(p.attrs, ErrorType.String(OutcomeIncomplete))
-		p.code, p.message = codes.Error, "interrupted"
-	default:
-		p.attrs = append(p.attrs, ErrorType.String(OutcomeIncomplete))
-		p.code, p.message = codes.Error, "no completion before the stream ended"
+		why = "interrupted"
 	}
+	var attrs []attribute.KeyValue
+	attrs, p.code, p.message = unfinished(how, why)
+	p.attrs = append(p.attrs, attrs...)
 	tc.parent.p.grow(p.start, p.end)
 	tc.parent.sess.rec.emit(p)
 }
 
-// pending is the tool call's span with everything known of the call.
-func (tc *toolCall) pending(call parse.ToolCall, outcome string, end time.Time) *pending {
-	rec := tc.parent.sess.rec
-	name := cmp.Or(rec.text(call.Name, maxMessage), "unknown")
-	return &pending{
-		sc: tc.sc, parent: tc.parent.p.sc,
-		name: "execute_tool " + name, kind: trace.SpanKindInternal, in: tc.parent.p.in,
-		start: tc.start, end: end,
-		attrs: append(rec.toolAttributes(call, name), ToolOutcome.String(outcome)),
-	}
+// draft is the tool call's span with everything known of the call.
+func (tc *toolCall) draft(call parse.ToolCall, outcome string, end time.Time) *draft {
+	p := tc.parent.sess.rec.toolDraft(call, outcome)
+	p.sc, p.parent, p.in = tc.sc, tc.parent.p.sc, tc.parent.p.in
+	p.start, p.end = tc.start, end
+	return p
 }
 
 // toolAttributes are a tool call's attributes: what it is, and the facts a
 // person looks for (strings from the stream redacted).
-func (r *Recorder) toolAttributes(call parse.ToolCall, name string) []attribute.KeyValue {
+func (r *shaper) toolAttributes(call parse.ToolCall, name string) []attribute.KeyValue {
 	attrs := []attribute.KeyValue{
 		OperationName.String(OpExecuteTool),
 		ToolName.String(name),
@@ -219,7 +201,7 @@ func merge(started, done parse.ToolCall) parse.ToolCall {
 
 // factAttributes turns what a person looks for into attributes; strings
 // from the stream are redacted.
-func (r *Recorder) factAttributes(f parse.Facts) []attribute.KeyValue {
+func (r *shaper) factAttributes(f parse.Facts) []attribute.KeyValue {
 	var attrs []attribute.KeyValue
 	str := func(k attribute.Key, v string) {
 		if v != "" {

@@ -10,13 +10,15 @@ import (
 	"go.opentelemetry.io/otel/trace"
 )
 
-// pending is a span whose IDs are chosen and which is made when it ends.
-type pending struct {
+// draft is a span not yet sent, whichever source told it: its IDs are
+// chosen, and the span is made when it ends (emit), or handed on to
+// another process as a SpanRecord (a hook's, record).
+type draft struct {
 	sc      trace.SpanContext
 	parent  trace.SpanContext // invalid for a session: its parent is the Recorder's context
 	name    string
 	kind    trace.SpanKind
-	in      *pending // the invoke_agent span it belongs to; nil for a session
+	in      *draft // the invoke_agent span it belongs to; nil for a session
 	start   time.Time
 	end     time.Time
 	attrs   []attribute.KeyValue
@@ -37,7 +39,7 @@ type event struct {
 // default (OTEL_SPAN_EVENT_COUNT_LIMIT).
 const maxEvents = 256
 
-func (p *pending) addEvent(name string, at time.Time, attrs ...attribute.KeyValue) {
+func (p *draft) addEvent(name string, at time.Time, attrs ...attribute.KeyValue) {
 	if len(p.events) >= maxEvents {
 		p.dropped++
 		return
@@ -46,7 +48,7 @@ func (p *pending) addEvent(name string, at time.Time, attrs ...attribute.KeyValu
 }
 
 // grow widens the span to cover [start, end].
-func (p *pending) grow(start, end time.Time) {
+func (p *draft) grow(start, end time.Time) {
 	if p.start.IsZero() || start.Before(p.start) {
 		p.start = start
 	}
@@ -66,8 +68,12 @@ func (r *Recorder) child(parent trace.SpanContext) trace.SpanContext {
 }
 
 // emit makes the span, with the IDs reserved for it, and ends it.
-func (r *Recorder) emit(p *pending) {
-	ctx := r.ctx
+func (r *Recorder) emit(p *draft) { emitSpan(r.ctx, r.tracer, r.opts.CaptureContent, p) }
+
+// emitSpan makes the span p describes in tracer, under ctx's span when p
+// names no parent, and ends it. Without content capture a tool's span
+// gets its metadata view.
+func emitSpan(ctx context.Context, tracer trace.Tracer, capture bool, p *draft) {
 	if p.parent.IsValid() {
 		ctx = trace.ContextWithSpanContext(ctx, p.parent)
 	}
@@ -77,10 +83,10 @@ func (r *Recorder) emit(p *pending) {
 		end = p.start
 	}
 	attrs := p.withIdentity()
-	if !r.opts.CaptureContent && Value(attrs, OperationName).AsString() == OpExecuteTool {
+	if !capture && Value(attrs, OperationName).AsString() == OpExecuteTool {
 		attrs = append(attrs, metadataView(attrs)...)
 	}
-	_, span := r.tracer.Start(ctx, p.name, trace.WithTimestamp(p.start), trace.WithSpanKind(p.kind), trace.WithAttributes(attrs...), trace.WithLinks(p.links...))
+	_, span := tracer.Start(ctx, p.name, trace.WithTimestamp(p.start), trace.WithSpanKind(p.kind), trace.WithAttributes(attrs...), trace.WithLinks(p.links...))
 	if got := span.SpanContext().SpanID(); got != p.sc.SpanID() && span.IsRecording() {
 		panic(fmt.Sprintf("spanmap: span %q got ID %s, not the %s reserved: the TracerProvider must use spanmap.IDGenerator", p.name, got, p.sc.SpanID()))
 	}
@@ -102,7 +108,7 @@ func (r *Recorder) emit(p *pending) {
 // Opik, Honeycomb): the name of the agent whose span it is in (an
 // invoke_agent span names its own) and the session's conversation, when
 // the stream gave one. Appended in place: a span's attributes are its own.
-func (p *pending) withIdentity() []attribute.KeyValue {
+func (p *draft) withIdentity() []attribute.KeyValue {
 	attrs := p.attrs
 	if p.in == nil {
 		return attrs

@@ -1,0 +1,417 @@
+package spanmap
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/cursor-otel/cursor-otel/internal/conversation"
+	"github.com/cursor-otel/cursor-otel/parse"
+)
+
+// One conversation, written three ways (testdata/onetree): two turns; in
+// the first, thinking, a shell call that fails and a read; in the second,
+// an edit the person is asked to allow and a shell call left unfinished;
+// each turn's usage, and a cost. Each turn is a process of its own (a
+// wrapped run and its --resume, a hook process per event, an agent
+// restarted and its session loaded), the processes sharing the on-disk
+// store of each conversation's last turn, as on a machine.
+
+// The sources.
+const (
+	fromStream = "stream"
+	fromHooks  = "hooks"
+	fromACP    = "acp"
+)
+
+var oneTreeSources = []string{fromStream, fromHooks, fromACP}
+
+// oneTreeWant is the tree the conversation is, fact by fact, whatever
+// source told it.
+var oneTreeWant = map[string]string{
+	"turns": "2",
+	// Each turn's root.
+	"turn1 root":          "invoke_agent cursor-agent client Unset",
+	"turn2 root":          "invoke_agent cursor-agent client Unset",
+	"turn1 conversation":  "conv-one",
+	"turn2 conversation":  "conv-one",
+	"turn1 cwd":           "/work/app",
+	"turn2 cwd":           "/work/app",
+	"turn1 model":         "claude-4.6-sonnet",
+	"turn2 model":         "claude-4.6-sonnet",
+	"turn1 totals":        "in=6200 out=300 cache_read=5000 cache_write=0",
+	"turn2 totals":        "in=3800 out=200 cache_read=3000 cache_write=0",
+	"turn1 usage (trace)": "in=6200 out=300",
+	"turn2 usage (trace)": "in=3800 out=200",
+	"turn1 cost":          "0.1 EUR",
+	"turn2 cost":          "0.15 EUR",
+	"turn2 links to":      "turn1 root",
+	"every span names":    "conv-one cursor-agent",
+	// The model calls.
+	"turn1 model calls":   "chat claude-4.6-sonnet",
+	"turn2 model calls":   "chat claude-4.6-sonnet",
+	"turn1 model call id": "m1-0",
+	"turn1 thinking":      "1 on chat",
+	// The tools: name kind, parent, status error.type outcome.
+	"t-test":           "execute_tool shell internal; under chat; Error error.type=error outcome=error",
+	"t-read":           "execute_tool read internal; under chat; Unset outcome=success",
+	"t-edit":           "execute_tool edit internal; under chat; Unset outcome=success",
+	"t-rerun":          "execute_tool shell internal; under chat; Error error.type=incomplete outcome=incomplete",
+	"t-test exit code": "1",
+	// The wait on the person (the edit's permission).
+	"turn2 waits": "request_permission client under execute_tool edit: approved",
+}
+
+// oneTreeLacks are the facts a source cannot give, and what it gives
+// instead: the test holds each source to it, so that nothing is skipped
+// silently. docs/trace.md's table of the sources says the same. A row
+// whose why starts "differs:" is a fact the source gives in another form,
+// a disagreement left (counted apart).
+var oneTreeLacks = []struct {
+	fact, source, gives, why string
+}{
+	{"turn1 cost", fromStream, "estimate USD", "the stream reports no cost: cursor-otel's estimate from its price table, in USD"},
+	{"turn2 cost", fromStream, "estimate USD", "the stream reports no cost: cursor-otel's estimate from its price table, in USD"},
+	{"turn1 cost", fromHooks, "estimate USD", "hooks report no cost: cursor-otel's estimate from its price table, in USD"},
+	{"turn2 cost", fromHooks, "estimate USD", "hooks report no cost: cursor-otel's estimate from its price table, in USD"},
+	{"turn1 model call id", fromHooks, "", "hooks name generations, not model calls"},
+	{"turn1 model call id", fromACP, "", "ACP tells no model calls"},
+	{"turn1 model calls", fromACP, "", "ACP tells no model calls"},
+	{"turn2 model calls", fromACP, "", "ACP tells no model calls"},
+	{"turn1 thinking", fromACP, "1 on invoke_agent", "ACP tells no model calls: thinking is the turn's"},
+	{"t-test", fromACP, "execute_tool shell internal; under invoke_agent; Error error.type=error outcome=error", "ACP tells no model calls: tools are the turn's"},
+	{"t-read", fromACP, "execute_tool read internal; under invoke_agent; Unset outcome=success", "ACP tells no model calls: tools are the turn's"},
+	{"t-edit", fromACP, "execute_tool edit internal; under invoke_agent; Unset outcome=success", "ACP tells no model calls: tools are the turn's"},
+	{"t-rerun", fromACP, "execute_tool shell internal; under invoke_agent; Error error.type=incomplete outcome=incomplete", "ACP tells no model calls: tools are the turn's"},
+	{"t-test exit code", fromACP, "", "ACP's tool updates carry no exit status (rawOutput is each agent's own)"},
+	{"turn2 waits", fromHooks, "", "no hook tells of a permission asked of the person (Cursor's hooks ask cursor-otel, never tell what the person answered)"},
+}
+
+// TestOneConversationThreeSources holds the three sources to one tree.
+func TestOneConversationThreeSources(t *testing.T) {
+	const dir = "testdata/onetree/"
+	got := map[string]map[string]string{
+		fromStream: oneTreeFacts(t, oneTreeStream(t, dir)),
+		fromHooks:  oneTreeFacts(t, oneTreeHooks(t, dir)),
+		fromACP:    oneTreeFacts(t, oneTreeACP(t, dir)),
+	}
+	agree, lacks, differs, total := 0, 0, 0, 0
+	for _, fact := range slices.Sorted(maps.Keys(oneTreeWant)) {
+		for _, source := range oneTreeSources {
+			want, why := oneTreeWant[fact], ""
+			for _, l := range oneTreeLacks {
+				if l.fact == fact && l.source == source {
+					want, why = l.gives, " ("+l.why+")"
+					if strings.HasPrefix(l.why, "differs:") {
+						differs++
+					} else {
+						lacks++
+					}
+				}
+			}
+			total++
+			if g := got[source][fact]; g != want {
+				t.Errorf("%s, from the %s: %q, want %q%s", fact, source, g, want, why)
+				continue
+			}
+			agree++
+		}
+	}
+	t.Logf("%d of %d comparisons as the table says: %d the same tree, %d a lack the table names, %d a difference it names",
+		agree, total, agree-lacks-differs, lacks, differs)
+}
+
+// A turn whose end never came (the agent killed in the second turn: the
+// stream's result, the hooks' stop, ACP's answer to the prompt never
+// came) is the same tree from each source: its root ERROR incomplete, as
+// its tool left unfinished, by the one rule for work left open.
+func TestTurnWithoutItsEndThreeSources(t *testing.T) {
+	dir := t.TempDir() + "/"
+	cut := func(name, last, instead string) {
+		b, err := os.ReadFile("testdata/onetree/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+		if !strings.Contains(lines[len(lines)-1], last) {
+			t.Fatalf("%s: the last line is not the turn's end (%s)", name, last)
+		}
+		lines = lines[:len(lines)-1]
+		if instead != "" {
+			lines = append(lines, instead)
+		}
+		if err := os.WriteFile(dir+name, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{"stream-turn1.ndjson", "acp-turn1.jsonl"} { // the first turn whole
+		b, err := os.ReadFile("testdata/onetree/" + name)
+		if err == nil {
+			err = os.WriteFile(dir+name, b, 0o600)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	cut("stream-turn2.ndjson", `"type":"result"`, "")
+	cut("acp-turn2.jsonl", `"stopReason"`, "")
+	// Hooks never hear of a killed agent: the turn is closed by what
+	// comes next, here the conversation's next prompt.
+	cut("hooks.ndjson", `"hook_event_name":"stop"`, `{"hook_event_name":"beforeSubmitPrompt","generation_id":"gen-3","conversation_id":"conv-one","prompt":"Again"}`)
+	want := map[string]string{
+		"turns":      "2",
+		"turn1 root": "invoke_agent cursor-agent client Unset",
+		"turn2 root": "invoke_agent cursor-agent client Error error.type=incomplete",
+		"t-rerun":    oneTreeWant["t-rerun"],
+	}
+	for source, spans := range map[string]tracetest.SpanStubs{
+		fromStream: oneTreeStream(t, dir), fromHooks: oneTreeHooks(t, dir), fromACP: oneTreeACP(t, dir),
+	} {
+		got := oneTreeFacts(t, spans)
+		for _, fact := range slices.Sorted(maps.Keys(want)) {
+			w := want[fact]
+			for _, l := range oneTreeLacks {
+				if l.fact == fact && l.source == source {
+					w = l.gives
+				}
+			}
+			if got[fact] != w {
+				t.Errorf("%s, from the %s: %q, want %q", fact, source, got[fact], w)
+			}
+		}
+	}
+}
+
+// oneTreeStore is a conversation store of the test's own.
+func oneTreeStore(t *testing.T) Turns {
+	return conversation.Store{Dir: t.TempDir()}
+}
+
+// oneTreeStream replays each turn's recording (in dir) as a run of its
+// own.
+func oneTreeStream(t *testing.T, dir string) tracetest.SpanStubs {
+	store := oneTreeStore(t)
+	var spans tracetest.SpanStubs
+	for _, f := range []string{"stream-turn1.ndjson", "stream-turn2.ndjson"} {
+		spans = append(spans, recordFile(t, dir+f, Options{Turns: store})...)
+	}
+	return spans
+}
+
+// oneTreeHooks steps each hook event as a process of its own: the state
+// read back, the records through the spool (hookConversation).
+func oneTreeHooks(t *testing.T, dir string) tracetest.SpanStubs {
+	return hookConversation(t, dir+"hooks.ndjson", Options{Turns: oneTreeStore(t)})
+}
+
+// oneTreeACP runs each turn's messages through an agent process of its
+// own: the second loads the session the first made.
+func oneTreeACP(t *testing.T, dir string) tracetest.SpanStubs {
+	store := oneTreeStore(t)
+	rec := tracetest.NewSpanRecorder()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
+	at := time.Unix(1_800_000_000, 0)
+	for _, name := range []string{"acp-turn1.jsonl", "acp-turn2.jsonl"} {
+		b, err := os.ReadFile(dir + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := NewACP(context.Background(), tp.Tracer(""), Options{Turns: store})
+		d := parse.NewACPDecoder()
+		for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			m, ok := d.Decode(l[0] == '>', []byte(l[1:]))
+			if !ok {
+				t.Fatalf("%s: not a message: %s", name, l)
+			}
+			at = at.Add(time.Millisecond)
+			a.Observe(m, at)
+		}
+		a.Close(at.Add(time.Millisecond), "the agent exited")
+	}
+	return tracetest.SpanStubsFromReadOnlySpans(rec.Ended())
+}
+
+// oneTreeFacts reads the facts oneTreeWant names off a source's spans.
+func oneTreeFacts(t *testing.T, spans tracetest.SpanStubs) map[string]string {
+	t.Helper()
+	facts := map[string]string{}
+	byID := map[trace.SpanID]tracetest.SpanStub{}
+	for _, s := range spans {
+		byID[s.SpanContext.SpanID()] = s
+	}
+	get := func(s tracetest.SpanStub, k attribute.Key) string { return attr(s, k) }
+	op := func(s tracetest.SpanStub) string { return get(s, OperationName) }
+	var roots []tracetest.SpanStub
+	for _, s := range spans {
+		if !s.Parent.IsValid() && op(s) == OpInvokeAgent {
+			roots = append(roots, s)
+		}
+	}
+	slices.SortFunc(roots, func(a, b tracetest.SpanStub) int { return a.StartTime.Compare(b.StartTime) })
+	facts["turns"] = strconv.Itoa(len(roots))
+	inTrace := func(root tracetest.SpanStub) []tracetest.SpanStub {
+		var out []tracetest.SpanStub
+		for _, s := range spans {
+			if s.SpanContext.TraceID() == root.SpanContext.TraceID() {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	named := map[string]bool{}
+	for _, s := range spans {
+		named[get(s, ConversationID)+" "+get(s, AgentName)] = true
+	}
+	if len(named) == 1 {
+		for k := range named {
+			facts["every span names"] = k
+		}
+	} else {
+		facts["every span names"] = fmt.Sprint(slices.Sorted(maps.Keys(named)))
+	}
+	for n, root := range roots {
+		turn := "turn" + strconv.Itoa(n+1)
+		facts[turn+" root"] = fmt.Sprintf("%s %s %s", root.Name, strings.ToLower(root.SpanKind.String()), root.Status.Code)
+		if e := get(root, ErrorType); e != "" {
+			facts[turn+" root"] += " error.type=" + e
+		}
+		facts[turn+" conversation"] = get(root, ConversationID)
+		facts[turn+" cwd"] = get(root, Cwd)
+		facts[turn+" model"] = get(root, RequestModel)
+		facts[turn+" totals"] = fmt.Sprintf("in=%s out=%s cache_read=%s cache_write=%s", get(root, TotalInputTokens), get(root, TotalOutputTokens),
+			get(root, TotalCacheReadTokens), get(root, TotalCacheWriteTokens))
+		var in, out int64
+		var chats []string
+		thinking := map[string]int{}
+		for _, s := range inTrace(root) {
+			v, _ := attrInt(s, InputTokens)
+			in += v
+			v, _ = attrInt(s, OutputTokens)
+			out += v
+			if op(s) == OpChat {
+				chats = append(chats, s.Name)
+				if id := get(s, ModelCallID); id != "" {
+					facts[turn+" model call id"] = id
+				}
+			}
+			for _, e := range s.Events {
+				if e.Name == EventThinking {
+					thinking[op(s)]++
+				}
+			}
+			if get(s, Wait) == "true" {
+				facts[turn+" waits"] = oneTreeWait(s, byID)
+			}
+		}
+		facts[turn+" usage (trace)"] = fmt.Sprintf("in=%d out=%d", in, out)
+		facts[turn+" model calls"] = strings.Join(chats, ", ")
+		for where, count := range thinking {
+			facts[turn+" thinking"] = fmt.Sprintf("%d on %s", count, where)
+		}
+		switch currency := get(root, CostCurrency); {
+		case currency == USD && get(root, CostPricing) != "":
+			facts[turn+" cost"] = "estimate USD"
+		case get(root, CostUSD) != "":
+			facts[turn+" cost"] = get(root, CostUSD) + " " + currency
+		}
+		for _, l := range root.Links {
+			for m, other := range roots {
+				if l.SpanContext.SpanID() == other.SpanContext.SpanID() && l.SpanContext.TraceID() == other.SpanContext.TraceID() {
+					facts[turn+" links to"] = "turn" + strconv.Itoa(m+1) + " root"
+				}
+			}
+		}
+	}
+	for _, s := range spans {
+		if op(s) != OpExecuteTool {
+			continue
+		}
+		id := get(s, ToolCallID)
+		parent := op(byID[s.Parent.SpanID()])
+		f := fmt.Sprintf("%s %s; under %s; %s", s.Name, strings.ToLower(s.SpanKind.String()), parent, s.Status.Code)
+		if e := get(s, ErrorType); e != "" {
+			f += " error.type=" + e
+		}
+		facts[id] = f + " outcome=" + get(s, ToolOutcome)
+		if c := get(s, ToolExitCode); c != "" {
+			facts[id+" exit code"] = c
+		}
+	}
+	return facts
+}
+
+// oneTreeWait says how a wait on the person shows: its span, kind and
+// parent, and the answer.
+func oneTreeWait(s tracetest.SpanStub, byID map[trace.SpanID]tracetest.SpanStub) string {
+	answer := attr(s, InteractionOutcome)
+	if s.Status.Code == codes.Error {
+		answer = "error"
+	}
+	return s.Name + " " + strings.ToLower(s.SpanKind.String()) + " under " + byID[s.Parent.SpanID()].Name + ": " + answer
+}
+
+// A conversation continued by another source links to its last turn
+// whoever traced it, through the store they share: a wrapped run, then
+// the editor's hooks, then an ACP agent loading the session.
+func TestTurnsLinkAcrossSources(t *testing.T) {
+	store := oneTreeStore(t)
+	stream := recordFile(t, "testdata/onetree/stream-turn1.ndjson", Options{Turns: store})
+	first, _ := store.Last("conv-one")
+	if first.SpanID() != spansNamed(stream, OpInvokeAgent)[0].SpanContext.SpanID() {
+		t.Fatalf("the stream's turn is not the conversation's last: %v", first)
+	}
+
+	var st HookState // a state of its own: the hooks never saw the first turn
+	h := NewHooks(Options{Turns: store})
+	now := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
+	var hookRoot SpanRecord
+	for _, line := range []string{
+		`{"hook_event_name":"beforeSubmitPrompt","conversation_id":"conv-one","generation_id":"gen-2","prompt":"Apply it"}`,
+		`{"hook_event_name":"stop","conversation_id":"conv-one","generation_id":"gen-2","status":"completed"}`,
+	} {
+		now = now.Add(time.Second)
+		ev, err := parse.DecodeHook([]byte(line))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range h.Step(&st, ev, now) {
+			if !r.Parent.IsValid() {
+				hookRoot = r
+			}
+		}
+	}
+	if len(hookRoot.Links) != 1 || hookRoot.Links[0].SpanID != first.SpanID() || hookRoot.Links[0].TraceID != first.TraceID() {
+		t.Fatalf("the hooks' turn links to %v, want the stream's %v", hookRoot.Links, first)
+	}
+
+	rec := tracetest.NewSpanRecorder()
+	a := NewACP(context.Background(), sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec)).Tracer(""), Options{Turns: store})
+	d := parse.NewACPDecoder()
+	at := time.Unix(1_800_000_000, 0)
+	for _, l := range []string{
+		`>{"jsonrpc":"2.0","id":1,"method":"session/load","params":{"sessionId":"conv-one","cwd":"/work/app","mcpServers":[]}}`,
+		`<{"jsonrpc":"2.0","id":1,"result":{}}`,
+		`>{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"conv-one","prompt":[]}}`,
+		`<{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}`,
+	} {
+		m, _ := d.Decode(l[0] == '>', []byte(l[1:]))
+		at = at.Add(time.Millisecond)
+		a.Observe(m, at)
+	}
+	roots := rootsByPrompt(rec.Ended())
+	if len(roots) != 1 || len(roots[0].Links()) != 1 || roots[0].Links()[0].SpanContext.SpanID() != hookRoot.SpanID {
+		t.Fatalf("the ACP turn's links: %v, want the hooks' turn %s", roots, hookRoot.SpanID)
+	}
+}

@@ -1,0 +1,41 @@
+package spanmap
+
+import (
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+)
+
+// closing is how a turn closed while work in it was still open.
+type closing int
+
+const (
+	closedOpen      closing = iota // the turn (the run, the session) ended before the work did
+	closedCancelled                // the person cancelled the turn: nothing failed
+	closedUntraced                 // part of the stream went unread: the work's end may be there
+)
+
+// unfinished is the one rule for a span whose work was still open when
+// its turn closed, whichever source told it (a tool call, a request
+// never answered, a subagent, a turn without its end): ERROR, error.type
+// incomplete, why as the message; no failure when the person cancelled
+// the turn; and when part of the stream went unread, no verdict but
+// cursor.stream.untraced. A tool call says cursor.tool.outcome
+// incomplete besides, whatever the rule says.
+func unfinished(how closing, why string) (attrs []attribute.KeyValue, code codes.Code, msg string) {
+	switch how {
+	case closedCancelled:
+		return nil, codes.Unset, ""
+	case closedUntraced:
+		return []attribute.KeyValue{StreamUntraced.Bool(true)}, codes.Unset, ""
+	}
+	return []attribute.KeyValue{ErrorType.String(ErrIncomplete)}, codes.Error, why
+}
+
+// acpClosing is how an ACP turn that stopped for stopReason closed, for
+// the work still open in it.
+func acpClosing(stopReason string) closing {
+	if stopReason == "cancelled" {
+		return closedCancelled
+	}
+	return closedOpen
+}
