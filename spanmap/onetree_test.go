@@ -1,7 +1,6 @@
 package spanmap
 
 import (
-	"context"
 	"fmt"
 	"maps"
 	"os"
@@ -13,7 +12,6 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 
@@ -221,14 +219,15 @@ func oneTreeHooks(t *testing.T, dir string) tracetest.SpanStubs {
 func oneTreeACP(t *testing.T, dir string) tracetest.SpanStubs {
 	store := oneTreeStore(t)
 	rec := tracetest.NewSpanRecorder()
-	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
+	ids := &testIDs{}
+	tp := ids.provider(rec)
 	at := time.Unix(1_800_000_000, 0)
 	for _, name := range []string{"acp-turn1.jsonl", "acp-turn2.jsonl"} {
 		b, err := os.ReadFile(dir + name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		a := NewACP(context.Background(), tp.Tracer(""), Options{Turns: store})
+		a := ids.acp(tp.Tracer(""), Options{Turns: store})
 		d := parse.NewACPDecoder()
 		for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
 			m, ok := d.Decode(l[0] == '>', []byte(l[1:]))
@@ -397,7 +396,8 @@ func TestTurnsLinkAcrossSources(t *testing.T) {
 	}
 
 	rec := tracetest.NewSpanRecorder()
-	a := NewACP(context.Background(), sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec)).Tracer(""), Options{Turns: store})
+	ids := &testIDs{}
+	a := ids.acp(ids.provider(rec).Tracer(""), Options{Turns: store})
 	d := parse.NewACPDecoder()
 	at := time.Unix(1_800_000_000, 0)
 	for _, l := range []string{
