@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync"
@@ -20,12 +21,16 @@ import (
 
 // ACP traces an editor's ACP session: a trace per session/prompt turn. It
 // is told each message as it crossed, decoded (Observe), and knows
-// nothing of processes or of JSON-RPC's framing. Safe for use from one
-// goroutine at a time.
+// nothing of processes or of JSON-RPC's framing. Its spans are drafts,
+// as every source's: each is made as it ends (a turn's root as the turn
+// ends), with the IDs chosen as it opened, so its tracer's provider must
+// use IDGenerator, as a Recorder's. Safe for use from one goroutine at a
+// time.
 type ACP struct {
 	mu       sync.Mutex
 	rec      shaper // the options, and what shapes what is recorded
 	tracer   trace.Tracer
+	rng      *rand.Rand                        // the IDs of the spans under a turn's root
 	envCtx   context.Context                   // TRACEPARENT from the environment, if any
 	pending  map[*parse.ACPRequest]*acpRequest // the requests unanswered the trace holds something for
 	sessions map[string]*acpSession
@@ -43,8 +48,8 @@ type acpRequest struct {
 	session string
 	cwd     string // a session's working directory (new, load, resume, fork)
 	at      time.Time
-	span    trace.Span // the span the request opened, if any
-	sub     *acpTurn   // the subagent cursor/task started
+	span    *draft   // the span the request opened, if any
+	sub     *acpTurn // the subagent cursor/task started
 	turn    *acpTurn
 }
 
@@ -84,8 +89,7 @@ func (s *acpSession) turn() *acpTurn {
 
 type acpTurn struct {
 	sess        *acpSession
-	ctx         context.Context // holds the root
-	root        trace.Span
+	root        *draft
 	tools       map[string]*acpTool
 	current     *acpTool // the tool call in progress: where the agent's requests go
 	thinking    *thinkingPhase
@@ -109,14 +113,13 @@ type acpTurn struct {
 	name       string      // the subagent's name
 	subCost    float64     // the cost of the turn's subagents ended, summed
 	untilIdle  bool        // protocol version 2: its prompt answered, the turn ends at idle
-	waiting    trace.Span  // protocol version 2: requires_action, until the next state
+	waiting    *draft      // protocol version 2: requires_action, until the next state
 	start      time.Time
 	first      time.Time // the first agent_message_chunk's
 }
 
 type acpTool struct {
-	span  trace.Span
-	ctx   context.Context
+	span  *draft
 	kind  string
 	paths []string // its locations' files
 	// mcpTool and mcpServer: an MCP tool's name and server (rawInput's
@@ -126,9 +129,17 @@ type acpTool struct {
 	ended              bool
 }
 
+// The attributes a turn's root and a tool call's span have room for as
+// they open: about what they say by their end, so that what is said on
+// the way seldom moves them.
+const (
+	acpRootAttrs = 32
+	acpToolAttrs = 12
+)
+
 // NewACP traces into tracer; ctx holds the parent from TRACEPARENT, if any.
 func NewACP(ctx context.Context, tracer trace.Tracer, opts Options) *ACP {
-	return &ACP{rec: newShaper(opts), tracer: tracer, envCtx: ctx,
+	return &ACP{rec: newShaper(opts), tracer: tracer, rng: newRand(), envCtx: ctx,
 		pending: map[*parse.ACPRequest]*acpRequest{}, sessions: map[string]*acpSession{}}
 }
 
@@ -198,7 +209,7 @@ func (a *ACP) request(m *parse.ACPRequest, at time.Time) {
 			req.turn = t
 			p := requestDraft(m.Method, m.Method, trace.SpanKindClient, m)
 			p.attrs = a.appendCommon(p.attrs, t.sess)
-			req.span = a.startDraft(t.ctx, p, at)
+			req.span = a.startDraft(t.root.sc, p, at)
 		}
 		return
 	}
@@ -210,11 +221,11 @@ func (a *ACP) request(m *parse.ACPRequest, at time.Time) {
 	}
 	s := t.sess
 	req.turn = t
-	parent := t.ctx
+	parent := t.root.sc
 	if tl := t.tools[ref.ToolCallID]; ref.ToolCallID != "" && tl != nil && !tl.ended {
-		parent = tl.ctx
+		parent = tl.span.sc
 	} else if tl := t.toolFor(ref.Path); tl != nil {
-		parent = tl.ctx
+		parent = tl.span.sc
 	}
 	start := func(p *draft, attrs ...attribute.KeyValue) {
 		p.attrs = append(a.appendCommon(p.attrs, s), attrs...)
@@ -226,7 +237,7 @@ func (a *ACP) request(m *parse.ACPRequest, at time.Time) {
 	switch {
 	case m.Method == "session/request_permission":
 		if ref.ToolCall != nil && ref.ToolCall.ToolCallID != "" {
-			parent = a.tool(t, *ref.ToolCall, at).ctx
+			parent = a.tool(t, *ref.ToolCall, at).span.sc
 		}
 		start(a.wait(OpRequestPermission, OpRequestPermission, m))
 	case acpWaits[m.Method] != "":
@@ -240,10 +251,10 @@ func (a *ACP) request(m *parse.ACPRequest, at time.Time) {
 		sub := a.subagent(t, ref.ToolCallID, name, at)
 		req.sub = sub
 		if ref.SubagentType != "" {
-			sub.root.SetAttributes(SubagentType.String(a.rec.text(ref.SubagentType, maxMessage)))
+			sub.root.set(SubagentType.String(a.rec.text(ref.SubagentType, maxMessage)))
 		}
 		if ref.Model != "" {
-			sub.root.SetAttributes(SubagentModel.String(a.rec.text(ref.Model, maxMessage)))
+			sub.root.set(SubagentModel.String(a.rec.text(ref.Model, maxMessage)))
 		}
 	case m.Method == "cursor/update_todos":
 		// Not a span: the todo list as it stands, an event.
@@ -273,18 +284,28 @@ func (a *ACP) wait(name, op string, m *parse.ACPRequest) *draft {
 	return p
 }
 
-// startDraft starts a live span as the draft p describes it, under
-// parent, at at: ACP's spans are live, the builders' drafts.
-func (a *ACP) startDraft(parent context.Context, p *draft, at time.Time) trace.Span {
-	_, span := a.tracer.Start(parent, p.name, trace.WithTimestamp(at), trace.WithSpanKind(p.kind), trace.WithAttributes(p.attrs...))
-	return span
+// startDraft opens the span the draft p describes under parent, at at:
+// its IDs are chosen now, and it is made when it ends (end).
+func (a *ACP) startDraft(parent trace.SpanContext, p *draft, at time.Time) *draft {
+	p.sc, p.parent, p.start = childOf(a.rng, parent), parent, at
+	return p
+}
+
+// end makes the span p describes, ended at at: each span reaches the
+// exporter as it ends, a turn's root as its turn ends.
+func (a *ACP) end(p *draft, at time.Time) {
+	p.end = at
+	if !p.sc.IsValid() {
+		return // a tracer that makes no spans (noop): its probe gave the root no IDs
+	}
+	emitSpan(context.Background(), a.tracer, a.rec.opts.CaptureContent, p)
 }
 
 // abandon ends what a request opened that its answer will never end.
 func (a *ACP) abandon(req *acpRequest, at time.Time) {
 	if req.span != nil {
-		req.span.SetAttributes(ACPUnanswered.Bool(true))
-		endUnfinished(req.span, closedOpen, "its id was used again before its answer", at)
+		req.span.set(ACPUnanswered.Bool(true))
+		a.endUnfinished(req.span, closedOpen, "its id was used again before its answer", at)
 	}
 	if req.sub != nil {
 		a.endSub(req.sub, at, "incomplete", "")
@@ -351,7 +372,7 @@ func (a *ACP) listEvent(t *acpTurn, at time.Time, name string, statusKey, textKe
 	if a.rec.opts.CaptureContent {
 		attrs = append(attrs, textKey.StringSlice(texts))
 	}
-	t.root.AddEvent(name, trace.WithTimestamp(at), trace.WithAttributes(attrs...))
+	t.root.addEvent(name, at, attrs...)
 }
 
 // appendCommon appends what every span of a session says of whom it
@@ -380,14 +401,14 @@ func (a *ACP) state(t *acpTurn, state, stopReason string, at time.Time) {
 		return // unchanged
 	}
 	if t.waiting != nil {
-		t.waiting.End(trace.WithTimestamp(at))
+		a.end(t.waiting, at)
 		t.waiting = nil
 	}
 	switch state {
 	case "requires_action":
 		p := a.wait("requires_action", "requires_action", nil)
 		p.kind, p.attrs = trace.SpanKindInternal, a.appendCommon(p.attrs, t.sess)
-		t.waiting = a.startDraft(t.ctx, p, at)
+		t.waiting = a.startDraft(t.root.sc, p, at)
 	case "idle":
 		switch {
 		case t.parentTurn != nil:
@@ -432,7 +453,7 @@ func (a *ACP) subagentUpdate(t *acpTurn, s *acpSession, u parse.ACPUpdate, at ti
 func (a *ACP) setMode(s *acpSession, mode string) {
 	s.mode = mode
 	for _, t := range s.turns {
-		t.root.SetAttributes(ComposerMode.String(mode))
+		t.root.set(ComposerMode.String(mode))
 	}
 }
 
@@ -467,7 +488,8 @@ func (a *ACP) beginTurn(req *acpRequest, m *parse.ACPRequest, at time.Time) {
 			parent = ctx
 		}
 	}
-	attrs := a.rec.rootAttributes(a.agentName(), said{ConversationID, s.id}, said{RequestModel, s.model},
+	// Room for what the turn will say by its end (who, usage, cost…).
+	attrs := a.rec.appendRootAttributes(make([]attribute.KeyValue, 0, acpRootAttrs), a.agentName(), said{ConversationID, s.id}, said{RequestModel, s.model},
 		said{Cwd, s.cwd}, said{ComposerMode, s.mode}, said{ACPSessionTitle, s.title})
 	attrs = append(attrs, a.who()...)
 	attrs = appendRPC(attrs, m)
@@ -488,15 +510,20 @@ func (a *ACP) beginTurn(req *acpRequest, m *parse.ACPRequest, at time.Time) {
 			s.lastRoot = last
 		}
 	}
-	opts := []trace.SpanStartOption{trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...)}
+	name := "invoke_agent " + a.agentName()
+	// As a stream's session: a span started and never ended gives the
+	// root its IDs and the sampler's decision (a TRACEPARENT's, a
+	// ratio's); the root is made with them as the turn ends.
+	psc := trace.SpanContextFromContext(parent)
+	_, probe := a.tracer.Start(trace.ContextWithSpanContext(context.Background(), psc), name, trace.WithSpanKind(trace.SpanKindClient))
+	root := &draft{sc: probe.SpanContext(), parent: psc, name: name, kind: trace.SpanKindClient, start: at, attrs: attrs}
 	if s.lastRoot.IsValid() {
-		opts = append(opts, trace.WithLinks(trace.Link{SpanContext: s.lastRoot}))
+		root.links = []trace.Link{{SpanContext: s.lastRoot}}
 	}
-	ctx, root := a.tracer.Start(trace.ContextWithSpanContext(context.Background(), trace.SpanContextFromContext(parent)), "invoke_agent "+a.agentName(), opts...)
-	t := &acpTurn{sess: s, ctx: ctx, root: root, tools: map[string]*acpTool{}, untraced: a.untraced, start: at}
+	t := &acpTurn{sess: s, root: root, tools: map[string]*acpTool{}, untraced: a.untraced, start: at}
 	s.turns = append(s.turns, t)
 	req.turn = t
-	s.lastRoot = root.SpanContext()
+	s.lastRoot = root.sc
 	if s.id != "" && turns != nil {
 		turns.SetLast(s.id, s.lastRoot)
 	}
@@ -523,7 +550,7 @@ func (a *ACP) notification(m *parse.ACPNotification, at time.Time) {
 		if model := parse.ModelOf(nil, u.ConfigOptions); model != "" {
 			s.model = model
 			for _, t := range s.turns {
-				t.root.SetAttributes(RequestModel.String(model))
+				t.root.set(RequestModel.String(model))
 			}
 		}
 		if mode := parse.ModeOf(nil, u.ConfigOptions); mode != "" {
@@ -540,7 +567,7 @@ func (a *ACP) notification(m *parse.ACPNotification, at time.Time) {
 		if a.rec.opts.CaptureContent && u.Title != "" {
 			s.title = a.rec.text(u.Title, maxMessage)
 			for _, t := range s.turns {
-				t.root.SetAttributes(ACPSessionTitle.String(s.title))
+				t.root.set(ACPSessionTitle.String(s.title))
 			}
 		}
 		return
@@ -590,7 +617,7 @@ func (a *ACP) notification(m *parse.ACPNotification, at time.Time) {
 		a.subagentUpdate(t, s, u, at)
 	case "session_message", "session_message_chunk":
 		// Messages between sessions: events, their text never.
-		t.root.AddEvent(EventACPNotification, trace.WithTimestamp(at), trace.WithAttributes(ACPMethod.String(u.SessionUpdate)))
+		t.root.addEvent(EventACPNotification, at, ACPMethod.String(u.SessionUpdate))
 	case "state_update":
 		state, stop, usage := u.StateOf()
 		if state == "idle" {
@@ -606,7 +633,7 @@ func (a *ACP) notification(m *parse.ACPNotification, at time.Time) {
 		if u.Status != "" {
 			attrs = append(attrs, ACPCompactionStatus.String(u.Status))
 		}
-		t.root.AddEvent(EventCompaction, trace.WithTimestamp(at), trace.WithAttributes(attrs...))
+		t.root.addEvent(EventCompaction, at, attrs...)
 	case "usage_update":
 		if u.Cost != nil {
 			a.addCost(s, t, u.Cost.Amount, u.Cost.Currency)
@@ -647,7 +674,7 @@ func roundCost(x float64) float64 { return math.Round(x*1e12) / 1e12 }
 // progress (the only one, when exactly one session has a turn).
 func (a *ACP) event(m *parse.ACPNotification, at time.Time) {
 	if t := a.sessions[m.Ref.SessionID].turn(); t != nil {
-		t.root.AddEvent(EventACPNotification, trace.WithTimestamp(at), trace.WithAttributes(ACPMethod.String(m.Method)))
+		t.root.addEvent(EventACPNotification, at, ACPMethod.String(m.Method))
 	}
 }
 
@@ -657,10 +684,9 @@ func (a *ACP) tool(t *acpTurn, tc parse.ACPToolCall, at time.Time) *acpTool {
 	tl := t.tools[tc.ToolCallID]
 	if tl == nil {
 		// Named when it ends (nameTool): a later update may give its kind.
-		attrs := append(a.appendCommon(make([]attribute.KeyValue, 0, 5), t.sess),
+		attrs := append(a.appendCommon(make([]attribute.KeyValue, 0, acpToolAttrs), t.sess),
 			OperationName.String(OpExecuteTool), ToolCallID.String(tc.ToolCallID), ToolType.String("function"))
-		ctx, span := a.tracer.Start(t.ctx, "execute_tool", trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
-		tl = &acpTool{span: span, ctx: ctx}
+		tl = &acpTool{span: a.startDraft(t.root.sc, &draft{name: "execute_tool", kind: trace.SpanKindInternal, attrs: attrs}, at)}
 		t.tools[tc.ToolCallID] = tl
 	}
 	if tl.ended {
@@ -669,7 +695,7 @@ func (a *ACP) tool(t *acpTurn, tc parse.ACPToolCall, at time.Time) *acpTool {
 	tl.last = at
 	if tc.Kind != "" && tc.Kind != tl.kind {
 		tl.kind = tc.Kind
-		tl.span.SetAttributes(ACPToolKind.String(tc.Kind))
+		tl.span.set(ACPToolKind.String(tc.Kind))
 	}
 	if tool, server := tc.MCP(); tool != "" || server != "" {
 		tl.mcpTool, tl.mcpServer = tool, server
@@ -681,25 +707,25 @@ func (a *ACP) tool(t *acpTurn, tc parse.ACPToolCall, at time.Time) *acpTool {
 		}
 	}
 	if tc.Title != "" {
-		tl.span.SetAttributes(ACPToolTitle.String(a.rec.text(tc.Title, a.rec.opts.MaxContent)))
+		tl.span.set(ACPToolTitle.String(a.rec.text(tc.Title, a.rec.opts.MaxContent)))
 	}
 	if a.rec.opts.CaptureContent && len(tc.RawInput) > 0 {
-		tl.span.SetAttributes(ToolArguments.String(a.rec.jsonText(string(tc.RawInput), a.rec.opts.MaxContent)))
+		tl.span.set(ToolArguments.String(a.rec.jsonText(string(tc.RawInput), a.rec.opts.MaxContent)))
 	}
 	if a.rec.opts.CaptureContent && len(tc.RawOutput) > 0 {
-		tl.span.SetAttributes(ToolResult.String(a.rec.jsonText(string(tc.RawOutput), a.rec.opts.MaxContent)))
+		tl.span.set(ToolResult.String(a.rec.jsonText(string(tc.RawOutput), a.rec.opts.MaxContent)))
 	}
 	switch tc.Status {
 	case "completed":
-		tl.span.SetAttributes(ACPToolStatus.String(tc.Status), ToolOutcome.String("success"))
+		tl.span.set(ACPToolStatus.String(tc.Status), ToolOutcome.String("success"))
 		a.endTool(t, tl, at)
 	case "failed":
-		tl.span.SetAttributes(ACPToolStatus.String(tc.Status), ToolOutcome.String(OutcomeError), ErrorType.String(ErrTool))
-		tl.span.SetStatus(codes.Error, "tool call failed")
+		tl.span.set(ACPToolStatus.String(tc.Status), ToolOutcome.String(OutcomeError), ErrorType.String(ErrTool))
+		tl.span.setStatus(codes.Error, "tool call failed")
 		a.endTool(t, tl, at)
 	case "", "pending", "in_progress":
 		if tc.Status != "" {
-			tl.span.SetAttributes(ACPToolStatus.String(tc.Status))
+			tl.span.set(ACPToolStatus.String(tc.Status))
 		}
 		t.current = tl
 	}
@@ -732,7 +758,7 @@ func (a *ACP) endTool(t *acpTurn, tl *acpTool, at time.Time) {
 	}
 	a.nameTool(tl)
 	tl.ended = true
-	tl.span.End(trace.WithTimestamp(at))
+	a.end(tl.span, at)
 	if t.current == tl {
 		t.current = nil
 	}
@@ -744,7 +770,7 @@ func (a *ACP) endThinking(t *acpTurn) {
 		return
 	}
 	t.thinking = nil
-	t.root.AddEvent(EventThinking, trace.WithTimestamp(th.start), trace.WithAttributes(th.attributes(&a.rec)...))
+	t.root.addEvent(EventThinking, th.start, th.attributes(&a.rec)...)
 }
 
 func (a *ACP) answer(req *acpRequest, m *parse.ACPAnswer, at time.Time) {
@@ -775,7 +801,7 @@ func (a *ACP) answer(req *acpRequest, m *parse.ACPAnswer, at time.Time) {
 		}
 		t := req.turn
 		if m.Error != nil {
-			t.root.SetAttributes(a.rpcError(m.Error)...)
+			t.root.set(a.rpcError(m.Error)...)
 			a.endTurn(t, at, "", codes.Error, a.rec.text(m.Error.Message, 1024))
 			return
 		}
@@ -794,15 +820,15 @@ func (a *ACP) answer(req *acpRequest, m *parse.ACPAnswer, at time.Time) {
 	if req.sub != nil {
 		status := "completed"
 		if m.Error != nil {
-			req.sub.root.SetAttributes(a.rpcError(m.Error)...)
+			req.sub.root.set(a.rpcError(m.Error)...)
 			status = "failed"
 		} else {
 			r := m.Result.Task
 			if r.AgentID != "" {
-				req.sub.root.SetAttributes(AgentID.String(r.AgentID), SubagentID.String(r.AgentID))
+				req.sub.root.set(AgentID.String(r.AgentID), SubagentID.String(r.AgentID))
 			}
 			if r.DurationMs != nil {
-				req.sub.root.SetAttributes(DurationMs.Int64(*r.DurationMs))
+				req.sub.root.set(DurationMs.Int64(*r.DurationMs))
 			}
 		}
 		a.endSub(req.sub, at, status, "")
@@ -812,8 +838,8 @@ func (a *ACP) answer(req *acpRequest, m *parse.ACPAnswer, at time.Time) {
 		return
 	}
 	if m.Error != nil {
-		req.span.SetAttributes(a.rpcError(m.Error)...)
-		req.span.SetStatus(codes.Error, a.rec.text(m.Error.Message, 1024))
+		req.span.set(a.rpcError(m.Error)...)
+		req.span.setStatus(codes.Error, a.rec.text(m.Error.Message, 1024))
 	} else if req.method == "session/request_permission" {
 		r := m.Result.Permission
 		attrs := []attribute.KeyValue{ACPPermOutcome.String(r.Outcome.Outcome)}
@@ -827,17 +853,17 @@ func (a *ACP) answer(req *acpRequest, m *parse.ACPAnswer, at time.Time) {
 				}
 			}
 		}
-		req.span.SetAttributes(append(attrs, a.rec.waitAnswer(permissionOutcome(r.Outcome.Outcome, kind))...)...)
+		req.span.set(append(attrs, a.rec.waitAnswer(permissionOutcome(r.Outcome.Outcome, kind))...)...)
 	} else if acpWaits[req.method] != "" {
 		if outcome := m.Result.Outcome; outcome != "" {
-			req.span.SetAttributes(ACPOutcome.String(a.rec.text(outcome, maxMessage)))
-			req.span.SetAttributes(a.rec.waitAnswer(outcome)...)
+			req.span.set(ACPOutcome.String(a.rec.text(outcome, maxMessage)))
+			req.span.set(a.rec.waitAnswer(outcome)...)
 		}
 		if a.rec.opts.CaptureContent && len(m.Raw) > 0 {
-			req.span.SetAttributes(ACPResponseText.String(a.rec.jsonText(string(m.Raw), a.rec.opts.MaxContent)))
+			req.span.set(ACPResponseText.String(a.rec.jsonText(string(m.Raw), a.rec.opts.MaxContent)))
 		}
 	}
-	req.span.End(trace.WithTimestamp(at))
+	a.end(req.span, at)
 }
 
 // usage records a prompt answer's token usage on its turn: as the
@@ -850,8 +876,8 @@ func (a *ACP) usage(t *acpTurn, u *parse.ACPUsage) {
 	}
 	t.totals.Usage = parse.Usage{InputTokens: u.Input() - u.CacheRead() - u.CacheWrite(), OutputTokens: u.Output(),
 		CacheReadTokens: u.CacheRead(), CacheCreationTokens: u.CacheWrite()}
-	t.root.SetAttributes(usageAttributes(t.totals.Usage)...)
-	t.root.SetAttributes(t.totals.appendUsage(nil)...)
+	t.root.set(usageAttributes(t.totals.Usage)...)
+	t.root.set(t.totals.appendUsage(nil)...)
 }
 
 // sessionAnswer takes what an answer says of a session: its id (new,
@@ -889,7 +915,7 @@ func (a *ACP) sessionAnswer(req *acpRequest, m *parse.ACPAnswer) {
 func (a *ACP) closeOpen(t *acpTurn, at time.Time, stopReason string) (unanswered int) {
 	a.endThinking(t)
 	if t.waiting != nil {
-		t.waiting.End(trace.WithTimestamp(at))
+		a.end(t.waiting, at)
 		t.waiting = nil
 	}
 	for k, req := range a.pending {
@@ -899,16 +925,16 @@ func (a *ACP) closeOpen(t *acpTurn, at time.Time, stopReason string) (unanswered
 		delete(a.pending, k)
 		if req.span != nil {
 			unanswered++
-			req.span.SetAttributes(ACPUnanswered.Bool(true))
-			endUnfinished(req.span, closedOpen, "no answer before the turn ended", at)
+			req.span.set(ACPUnanswered.Bool(true))
+			a.endUnfinished(req.span, closedOpen, "no answer before the turn ended", at)
 		}
 	}
 	for _, tl := range t.tools {
 		if !tl.ended {
-			tl.span.SetAttributes(ToolOutcome.String(OutcomeIncomplete))
+			tl.span.set(ToolOutcome.String(OutcomeIncomplete))
 			a.nameTool(tl)
 			tl.ended = true
-			endUnfinished(tl.span, acpClosing(stopReason), "no completion before the turn ended", later(tl.last, at))
+			a.endUnfinished(tl.span, acpClosing(stopReason), "no completion before the turn ended", later(tl.last, at))
 		}
 	}
 	for k, req := range a.pending {
@@ -935,7 +961,7 @@ func (a *ACP) subagent(t *acpTurn, toolCallID, name string, at time.Time) *acpTu
 	}
 	// Under the tool call it names (Cursor's), else the one in progress
 	// (the protocol's subagent_update names none).
-	parent, tool := top.ctx, (*acpTool)(nil)
+	parent, tool := top.root.sc, (*acpTool)(nil)
 	if tl := t.tools[toolCallID]; tl != nil && !tl.ended {
 		tool = tl
 	} else if tl := top.tools[toolCallID]; tl != nil && !tl.ended {
@@ -944,14 +970,14 @@ func (a *ACP) subagent(t *acpTurn, toolCallID, name string, at time.Time) *acpTu
 		tool = tl
 	}
 	if tool != nil {
-		parent = tool.ctx
+		parent = tool.span.sc
 	}
 	attrs := a.rec.rootAttributes(a.agentName(), said{ConversationID, top.sess.id})
 	if toolCallID != "" {
 		attrs = append(attrs, ToolCallID.String(toolCallID))
 	}
-	ctx, span := a.tracer.Start(parent, "invoke_agent", trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
-	sub := &acpTurn{sess: top.sess, ctx: ctx, root: span, tools: map[string]*acpTool{}, start: at, untraced: a.untraced,
+	span := a.startDraft(parent, &draft{name: "invoke_agent", kind: trace.SpanKindInternal, attrs: attrs}, at)
+	sub := &acpTurn{sess: top.sess, root: span, tools: map[string]*acpTool{}, start: at, untraced: a.untraced,
 		parentTurn: top, parentTool: tool, toolCallID: toolCallID, name: name}
 	top.subs = append(top.subs, sub)
 	return sub
@@ -990,33 +1016,33 @@ func (a *ACP) endSub(sub *acpTurn, at time.Time, status, stopReason string) {
 	if name == "" {
 		name = "subagent"
 	}
-	sub.root.SetName("invoke_agent " + name)
-	sub.root.SetAttributes(AgentName.String(a.rec.text(name, maxMessage)))
+	sub.root.name = "invoke_agent " + name
+	sub.root.set(AgentName.String(a.rec.text(name, maxMessage)))
 	if status != "" {
-		sub.root.SetAttributes(SubagentStatus.String(status))
+		sub.root.set(SubagentStatus.String(status))
 	}
 	switch status {
 	case "failed", "error":
-		sub.root.SetStatus(codes.Error, "the subagent failed")
+		sub.root.setStatus(codes.Error, "the subagent failed")
 	case "incomplete":
 		attrs, code, msg := unfinished(acpClosing(stopReason), "the subagent did not finish before the turn ended")
-		sub.root.SetAttributes(attrs...)
-		sub.root.SetStatus(code, msg)
+		sub.root.set(attrs...)
+		sub.root.setStatus(code, msg)
 	}
 	if sub.cost != nil {
-		sub.root.SetAttributes(GenAICost.Float64(*sub.cost))
+		sub.root.set(GenAICost.Float64(*sub.cost))
 		top := sub.topTurn()
 		top.subCost = roundCost(*sub.cost + top.subCost)
 		top.currency = cmp.Or(top.currency, sub.currency)
 		if sub.currency != "" {
-			sub.root.SetAttributes(CostCurrency.String(sub.currency))
+			sub.root.set(CostCurrency.String(sub.currency))
 		}
 	}
 	if a.rec.opts.CaptureContent && sub.output.Len() > 0 {
-		sub.root.SetAttributes(OutputMessages.String(a.rec.outputMessage("", nil, a.rec.textDropped(sub.output.String(), a.rec.opts.MaxContent, int(sub.outputDropped)), nil)))
+		sub.root.set(OutputMessages.String(a.rec.outputMessage("", nil, a.rec.textDropped(sub.output.String(), a.rec.opts.MaxContent, int(sub.outputDropped)), nil)))
 	}
 	sub.ended = true
-	sub.root.End(trace.WithTimestamp(later(sub.start, at)))
+	a.end(sub.root, later(sub.start, at))
 	top := sub.topTurn()
 	top.subs = slices.DeleteFunc(top.subs, func(x *acpTurn) bool { return x == sub })
 	if sub.child != nil {
@@ -1033,18 +1059,18 @@ func (a *ACP) endTurn(t *acpTurn, at time.Time, stopReason string, code codes.Co
 	unanswered := a.closeOpen(t, at, stopReason)
 	root := t.root
 	if stopReason != "" {
-		root.SetAttributes(FinishReasons.StringSlice([]string{stopReason}))
+		root.set(FinishReasons.StringSlice([]string{stopReason}))
 	}
 	if t.sess.model != "" {
-		root.SetAttributes(RequestModel.String(t.sess.model))
+		root.set(RequestModel.String(t.sess.model))
 	}
 	if unanswered > 0 {
-		root.SetAttributes(ACPUnanswered.Int(unanswered))
+		root.set(ACPUnanswered.Int(unanswered))
 	}
 	if lost := a.untraced - t.untraced; lost > 0 {
 		// The tracer fell behind and dropped part of the turn's traffic
 		// (never the traffic itself): the trace says it may lack spans.
-		root.SetAttributes(ACPUntracedBytes.Int64(lost))
+		root.set(ACPUntracedBytes.Int64(lost))
 	}
 	if t.cost != nil || t.subCost > 0 {
 		// cursor.usage.cost is the turn's whole, its subagents'
@@ -1053,32 +1079,32 @@ func (a *ACP) endTurn(t *acpTurn, at time.Time, stopReason string, code codes.Co
 		t.totals.Cost, t.totals.Costed = roundCost(t.subCost), true
 		if t.cost != nil {
 			t.totals.Cost = roundCost(*t.cost + t.subCost)
-			root.SetAttributes(GenAICost.Float64(*t.cost))
+			root.set(GenAICost.Float64(*t.cost))
 		}
 	}
 	t.totals.Currency = t.currency
-	root.SetAttributes(t.totals.appendCost(nil)...)
+	root.set(t.totals.appendCost(nil)...)
 	if t.sessionCost != nil {
-		root.SetAttributes(ACPSessionCost.Float64(*t.sessionCost))
+		root.set(ACPSessionCost.Float64(*t.sessionCost))
 	}
 	if !t.first.IsZero() {
 		// Named as a wrapped run's model call names it.
 		ttft := t.first.Sub(t.start)
-		root.SetAttributes(FirstTokenMs.Int64(ttft.Milliseconds()), TimeToFirstChunk.Float64(ttft.Seconds()))
+		root.set(FirstTokenMs.Int64(ttft.Milliseconds()), TimeToFirstChunk.Float64(ttft.Seconds()))
 	}
 	if t.used != nil {
-		root.SetAttributes(ACPContextUsed.Int64(*t.used))
+		root.set(ACPContextUsed.Int64(*t.used))
 	}
 	if t.size != nil {
-		root.SetAttributes(ACPContextSize.Int64(*t.size))
+		root.set(ACPContextSize.Int64(*t.size))
 	}
 	if a.rec.opts.CaptureContent && t.output.Len() > 0 {
-		root.SetAttributes(OutputMessages.String(a.rec.outputMessage(stopReason, nil, a.rec.textDropped(t.output.String(), a.rec.opts.MaxContent, int(t.outputDropped)), nil)))
+		root.set(OutputMessages.String(a.rec.outputMessage(stopReason, nil, a.rec.textDropped(t.output.String(), a.rec.opts.MaxContent, int(t.outputDropped)), nil)))
 	}
 	if code == codes.Error {
-		root.SetStatus(codes.Error, why)
+		root.setStatus(codes.Error, why)
 	}
-	root.End(trace.WithTimestamp(at))
+	a.end(root, at)
 	t.ended = true
 	for i, open := range t.sess.turns {
 		if open == t {
@@ -1114,10 +1140,10 @@ func (a *ACP) Close(at time.Time, why string, attrs ...attribute.KeyValue) {
 		}
 	}
 	for _, t := range open {
-		t.root.SetAttributes(attrs...)
-		t.root.SetAttributes(ACPTurnEnd.String("agent_exited"))
+		t.root.set(attrs...)
+		t.root.set(ACPTurnEnd.String("agent_exited"))
 		incomplete, _, _ := unfinished(closedOpen, why)
-		t.root.SetAttributes(incomplete...)
+		t.root.set(incomplete...)
 		a.endTurn(t, at, "", codes.Error, why)
 	}
 }
@@ -1153,13 +1179,13 @@ func (a *ACP) nameTool(tl *acpTool) {
 	name := acpToolName(tl.kind)
 	if tl.mcpServer != "" || tl.mcpTool != "" {
 		// An MCP tool is named by its tool, with its server.
-		tl.span.SetAttributes(MCPServer.String(tl.mcpServer), MCPTool.String(tl.mcpTool), MCPMethod.String("tools/call"))
+		tl.span.set(MCPServer.String(tl.mcpServer), MCPTool.String(tl.mcpTool), MCPMethod.String("tools/call"))
 		if tl.mcpTool != "" {
 			name = tl.mcpTool
 		}
 	}
-	tl.span.SetName("execute_tool " + name)
-	tl.span.SetAttributes(ToolName.String(name))
+	tl.span.name = "execute_tool " + name
+	tl.span.set(ToolName.String(name))
 }
 
 // acpToolName is a tool call's gen_ai.tool.name: ACP's kind, named as the
@@ -1177,11 +1203,11 @@ func acpToolName(kind string) string {
 	return kind
 }
 
-// endUnfinished ends a live span whose work was still open, by the rule
+// endUnfinished ends a span whose work was still open, by the rule
 // every source follows (unfinished).
-func endUnfinished(span trace.Span, how closing, why string, at time.Time) {
+func (a *ACP) endUnfinished(span *draft, how closing, why string, at time.Time) {
 	attrs, code, msg := unfinished(how, why)
-	span.SetAttributes(attrs...)
-	span.SetStatus(code, msg)
-	span.End(trace.WithTimestamp(at))
+	span.set(attrs...)
+	span.setStatus(code, msg)
+	a.end(span, at)
 }

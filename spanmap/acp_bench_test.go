@@ -1,7 +1,6 @@
 package spanmap
 
 import (
-	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -48,7 +47,7 @@ func BenchmarkACPTurn(b *testing.B) {
 		}
 		turns = append(turns, t)
 	}
-	a := NewACP(context.Background(), noop.NewTracerProvider().Tracer(""), Options{})
+	a := (&testIDs{}).acp(noop.NewTracerProvider().Tracer(""), Options{})
 	d := parse.NewACPDecoder()
 	at := time.Unix(1_800_000_000, 0)
 	b.ReportAllocs()

@@ -1,7 +1,6 @@
 package spanmap
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -70,7 +69,7 @@ func TestACPSessionLife(t *testing.T) {
 // (an editor open for days opens many), and one with a turn open is kept
 // until that turn's answer.
 func TestACPSessionClosedIsForgotten(t *testing.T) {
-	a := NewACP(context.Background(), noop.NewTracerProvider().Tracer(""), Options{})
+	a := (&testIDs{}).acp(noop.NewTracerProvider().Tracer(""), Options{})
 	at := time.Unix(1_800_000_000, 0)
 	d := parse.NewACPDecoder()
 	for _, l := range []string{

@@ -1,7 +1,6 @@
 package spanmap
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -25,8 +24,8 @@ func acpScript(t *testing.T, lines ...string) []sdktrace.ReadOnlySpan {
 func acpScriptWith(t *testing.T, opts Options, lines ...string) []sdktrace.ReadOnlySpan {
 	t.Helper()
 	rec := tracetest.NewSpanRecorder()
-	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
-	a := NewACP(context.Background(), tp.Tracer(""), opts)
+	ids := &testIDs{}
+	a := ids.acp(ids.provider(rec).Tracer(""), opts)
 	at := time.Unix(1_800_000_000, 0)
 	d := parse.NewACPDecoder()
 	for _, l := range lines {
@@ -156,8 +155,8 @@ func TestACPMalformedParamsStillCloseTheTurn(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			lines := append(strings.Split(tt.prompt, "\n"), tt.answer)
 			rec := tracetest.NewSpanRecorder()
-			tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
-			a := NewACP(context.Background(), tp.Tracer(""), Options{})
+			ids := &testIDs{}
+			a := ids.acp(ids.provider(rec).Tracer(""), Options{})
 			d := parse.NewACPDecoder()
 			at := time.Unix(1_800_000_000, 0)
 			for _, l := range lines {

@@ -3,6 +3,8 @@ package spanmap
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -57,11 +59,40 @@ func (p *draft) grow(start, end time.Time) {
 	}
 }
 
+// set sets each attribute given, replacing the value of a key already
+// set where it is (as the SDK's SetAttributes does): a source that learns
+// a fact again (ACP's model, mode, a tool's title and status) says it once.
+func (p *draft) set(kvs ...attribute.KeyValue) {
+	for _, kv := range kvs {
+		if i := slices.IndexFunc(p.attrs, func(a attribute.KeyValue) bool { return a.Key == kv.Key }); i >= 0 {
+			p.attrs[i] = kv
+		} else {
+			p.attrs = append(p.attrs, kv)
+		}
+	}
+}
+
+// setStatus sets the span's status as the SDK's SetStatus does: Unset
+// never overrides a status, nothing overrides Ok, and only Error keeps
+// its message.
+func (p *draft) setStatus(code codes.Code, message string) {
+	if code == codes.Unset || p.code == codes.Ok {
+		return
+	}
+	p.code, p.message = code, ""
+	if code == codes.Error {
+		p.message = message
+	}
+}
+
 // child reserves the IDs of a span under p.
-func (r *Recorder) child(parent trace.SpanContext) trace.SpanContext {
+func (r *Recorder) child(parent trace.SpanContext) trace.SpanContext { return childOf(r.rng, parent) }
+
+// childOf reserves, from rng, the IDs of a span under parent.
+func childOf(rng *rand.Rand, parent trace.SpanContext) trace.SpanContext {
 	return trace.NewSpanContext(trace.SpanContextConfig{
 		TraceID:    parent.TraceID(),
-		SpanID:     newSpanID(r.rng),
+		SpanID:     newSpanID(rng),
 		TraceFlags: parent.TraceFlags(),
 		TraceState: parent.TraceState(),
 	})

@@ -1,7 +1,6 @@
 package spanmap
 
 import (
-	"context"
 	"fmt"
 	"maps"
 	"os"
@@ -13,7 +12,6 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 
@@ -70,6 +68,12 @@ var oneTreeWant = map[string]string{
 	"t-edit":           "execute_tool edit internal; under chat; Unset outcome=success",
 	"t-rerun":          "execute_tool shell internal; under chat; Error error.type=incomplete outcome=incomplete",
 	"t-test exit code": "1",
+	// Each tool's GenAI view without content capture: its metadata as
+	// gen_ai.tool.call.arguments and .result (one view for every source).
+	"t-test view":  `arguments={"command":"go test ./...","working_directory":"/work/app"} result={"exit_code":1,"outcome":"error","output_bytes":19}`,
+	"t-read view":  `arguments={"path":"/work/app/queue.go"} result={"bytes":812,"lines":40,"outcome":"success"}`,
+	"t-edit view":  `arguments={"path":"/work/app/queue.go"} result={"lines_added":1,"lines_removed":1,"outcome":"success"}`,
+	"t-rerun view": `arguments={"command":"go test ./pkg/queue","working_directory":"/work/app"} result={"outcome":"incomplete"}`,
 	// The wait on the person (the edit's permission).
 	"turn2 waits": "request_permission client under execute_tool edit: approved",
 }
@@ -96,6 +100,11 @@ var oneTreeLacks = []struct {
 	{"t-edit", fromACP, "execute_tool edit internal; under invoke_agent; Unset outcome=success", "ACP tells no model calls: tools are the turn's"},
 	{"t-rerun", fromACP, "execute_tool shell internal; under invoke_agent; Error error.type=incomplete outcome=incomplete", "ACP tells no model calls: tools are the turn's"},
 	{"t-test exit code", fromACP, "", "ACP's tool updates carry no exit status (rawOutput is each agent's own)"},
+	{"t-read view", fromHooks, `arguments={"path":"/work/app/queue.go"} result={"outcome":"success"}`, "the hooks give a read's output, not the size the stream's read result states (cursor.tool.lines, cursor.tool.bytes)"},
+	{"t-test view", fromACP, `arguments= result={"outcome":"error"}`, "ACP's tool updates name no command, exit status nor output size as metadata (rawInput and rawOutput are each agent's own, kept only with content capture)"},
+	{"t-read view", fromACP, `arguments= result={"outcome":"success"}`, "ACP's tool updates give no file size, and their locations are not cursor.tool.path"},
+	{"t-edit view", fromACP, `arguments= result={"outcome":"success"}`, "ACP's tool updates give no lines added or removed, and their locations are not cursor.tool.path"},
+	{"t-rerun view", fromACP, `arguments= result={"outcome":"incomplete"}`, "ACP's tool updates name no command as metadata (rawInput is kept only with content capture)"},
 	{"turn2 waits", fromHooks, "", "no hook tells of a permission asked of the person (Cursor's hooks ask cursor-otel, never tell what the person answered)"},
 }
 
@@ -221,14 +230,15 @@ func oneTreeHooks(t *testing.T, dir string) tracetest.SpanStubs {
 func oneTreeACP(t *testing.T, dir string) tracetest.SpanStubs {
 	store := oneTreeStore(t)
 	rec := tracetest.NewSpanRecorder()
-	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
+	ids := &testIDs{}
+	tp := ids.provider(rec)
 	at := time.Unix(1_800_000_000, 0)
 	for _, name := range []string{"acp-turn1.jsonl", "acp-turn2.jsonl"} {
 		b, err := os.ReadFile(dir + name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		a := NewACP(context.Background(), tp.Tracer(""), Options{Turns: store})
+		a := ids.acp(tp.Tracer(""), Options{Turns: store})
 		d := parse.NewACPDecoder()
 		for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
 			m, ok := d.Decode(l[0] == '>', []byte(l[1:]))
@@ -348,6 +358,7 @@ func oneTreeFacts(t *testing.T, spans tracetest.SpanStubs) map[string]string {
 		if c := get(s, ToolExitCode); c != "" {
 			facts[id+" exit code"] = c
 		}
+		facts[id+" view"] = "arguments=" + get(s, ToolArguments) + " result=" + get(s, ToolResult)
 	}
 	return facts
 }
@@ -397,7 +408,8 @@ func TestTurnsLinkAcrossSources(t *testing.T) {
 	}
 
 	rec := tracetest.NewSpanRecorder()
-	a := NewACP(context.Background(), sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec)).Tracer(""), Options{Turns: store})
+	ids := &testIDs{}
+	a := ids.acp(ids.provider(rec).Tracer(""), Options{Turns: store})
 	d := parse.NewACPDecoder()
 	at := time.Unix(1_800_000_000, 0)
 	for _, l := range []string{

@@ -31,8 +31,12 @@ func (r *shaper) appendFacts(attrs []attribute.KeyValue, fs ...said) []attribute
 // facts known so far (the conversation, its model, working directory,
 // mode…).
 func (r *shaper) rootAttributes(agent string, fs ...said) []attribute.KeyValue {
-	attrs := make([]attribute.KeyValue, 3, 3+len(fs))
-	attrs[0], attrs[1], attrs[2] = OperationName.String(OpInvokeAgent), ProviderName.String("cursor"), AgentName.String(agent)
+	return r.appendRootAttributes(make([]attribute.KeyValue, 0, 3+len(fs)), agent, fs...)
+}
+
+// appendRootAttributes appends to attrs what rootAttributes gives.
+func (r *shaper) appendRootAttributes(attrs []attribute.KeyValue, agent string, fs ...said) []attribute.KeyValue {
+	attrs = append(attrs, OperationName.String(OpInvokeAgent), ProviderName.String("cursor"), AgentName.String(agent))
 	return r.appendFacts(attrs, fs...)
 }
 

@@ -90,6 +90,7 @@ func (s *session) emitWait(w *streamWait) {
 	switch {
 	case w.tool != nil && s.tools[w.tool.call.ID] == w.tool && !w.tool.start.After(p.start):
 		p.parent = w.tool.sc
+		w.tool.cover(p.start, p.end)
 	case w.mc != nil && !w.mc.done && !w.mc.p.start.After(p.start):
 		p.parent = w.mc.p.sc
 		w.mc.see(p.end)

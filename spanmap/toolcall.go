@@ -16,6 +16,27 @@ type toolCall struct {
 	sc     trace.SpanContext
 	call   parse.ToolCall
 	start  time.Time
+	// waitFrom and waitTo span the waits on the person made under it,
+	// which it covers even when its own times do not (times going back).
+	waitFrom, waitTo time.Time
+}
+
+// cover has the tool call cover a wait made under it, [start, end].
+func (tc *toolCall) cover(start, end time.Time) {
+	if tc.waitFrom.IsZero() || start.Before(tc.waitFrom) {
+		tc.waitFrom = start
+	}
+	tc.waitTo = later(tc.waitTo, end)
+}
+
+// covering is the tool call's start, and end as given, widened to cover
+// the waits made under it.
+func (tc *toolCall) covering(end time.Time) (time.Time, time.Time) {
+	start := tc.start
+	if !tc.waitFrom.IsZero() {
+		start, end = earlier(start, tc.waitFrom), later(end, tc.waitTo)
+	}
+	return start, end
 }
 
 func (s *session) startTool(e *parse.ToolStarted, t time.Time, told bool) {
@@ -50,7 +71,7 @@ func (s *session) completeTool(e *parse.ToolCompleted, t time.Time) time.Time {
 	if e.Call.CompletedAt.IsZero() && e.Time.IsZero() && e.Call.Duration > 0 {
 		end = later(end, tc.start.Add(e.Call.Duration))
 	}
-	end = later(end, tc.start)
+	tc.start, end = tc.covering(later(end, tc.start))
 	tc.complete(e, end, !started)
 	mc := tc.parent
 	mc.see(end)
@@ -97,7 +118,9 @@ func (tc *toolCall) complete(e *parse.ToolCompleted, end time.Time, startMissing
 // its completion may be in that part: then it is incomplete, but not
 // called a failure.
 func (tc *toolCall) endIncomplete(end time.Time, interrupted, untraced bool) {
-	p := tc.draft(tc.call, OutcomeIncomplete, later(end, tc.start))
+	start, end := tc.covering(later(end, tc.start))
+	tc.start = start
+	p := tc.draft(tc.call, OutcomeIncomplete, end)
 	how, why := closedOpen, "no completion before the stream ended"
 	switch {
 	case untraced:
