@@ -13,7 +13,12 @@ import (
 // read from the background) to job control, which keeps the user's shell
 // and terminal as they would be without cursor-otel.
 func (p *Process) run(s Spec, files []*os.File, started chan<- error) {
-	pid, err := forkExec(s.Path, append([]string{s.Path}, s.Args...), s.Env, files)
+	// The agent's parent-death signal (guardEarly) fires when the thread
+	// that forked it ends: this goroutine keeps that thread until the
+	// agent is reaped.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	pid, err := forkExec(s.Path, append([]string{s.Path}, s.Args...), s.Env, files, guardEarly)
 	if err != nil {
 		started <- err
 		return
@@ -22,16 +27,14 @@ func (p *Process) run(s Spec, files []*os.File, started chan<- error) {
 	p.wrote(time.Now())
 	p.jobs.begin(pid)
 	// The caller goes on while the watchdog starts (a shell: milliseconds
-	// the run would otherwise wait); Wait reads p.guard only after the
-	// agent is reaped, below. The caller runs first: woken on this
+	// the run would otherwise wait; on Linux only an agent that outlives
+	// watchdogDelay gets one). The caller runs first: woken on this
 	// goroutine's processor, it would otherwise wait there while the
 	// watchdog's fork holds it, 1.5-2 ms of every start on a 2-core
 	// machine.
 	started <- nil
 	runtime.Gosched()
-	if w, err := startWatchdog(pid); err == nil {
-		p.guard = w
-	} // else tracing goes on; only the orphan guard is missing
+	guard := startGuard(pid, watchdogDelay)
 
 	var ws syscall.WaitStatus
 	for {
@@ -45,6 +48,9 @@ func (p *Process) run(s Spec, files []*os.File, started chan<- error) {
 		}
 		at := time.Now()
 		p.reaped.Store(true)
+		if w := guard.end(); w != nil {
+			p.guard = w // Wait reads it after p.exited, and releases it
+		}
 		signals := p.jobs.end()
 		exit := Exit{At: at, Code: ws.ExitStatus(), Signals: signals, Interrupted: len(signals) > 0}
 		switch {
@@ -63,7 +69,7 @@ func (p *Process) run(s Spec, files []*os.File, started chan<- error) {
 // os.StartProcess first forks a child of its own to see whether the
 // kernel's pidfds work (0.2-0.5 ms), and neither the agent's start,
 // which its first byte waits for, nor the watchdog's need pay for it.
-func forkExec(path string, argv, env []string, files []*os.File) (pid int, err error) {
+func forkExec(path string, argv, env []string, files []*os.File, attrs ...func(*syscall.SysProcAttr)) (pid int, err error) {
 	if env == nil {
 		env = os.Environ()
 	}
@@ -71,7 +77,11 @@ func forkExec(path string, argv, env []string, files []*os.File) (pid int, err e
 	for i, f := range files {
 		fds[i] = f.Fd() // as os.StartProcess: the descriptor the child gets
 	}
-	pid, err = syscall.ForkExec(path, argv, &syscall.ProcAttr{Env: env, Files: fds, Sys: &syscall.SysProcAttr{Setpgid: true}})
+	sys := &syscall.SysProcAttr{Setpgid: true}
+	for _, set := range attrs {
+		set(sys)
+	}
+	pid, err = syscall.ForkExec(path, argv, &syscall.ProcAttr{Env: env, Files: fds, Sys: sys})
 	runtime.KeepAlive(files)
 	if err != nil {
 		return 0, &os.PathError{Op: "fork/exec", Path: path, Err: err}
