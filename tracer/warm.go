@@ -19,16 +19,22 @@ import (
 // while the agent runs.
 func (p *Provider) Warm() {
 	if p.guard != nil || p.metricGuard != nil {
-		warm(p.guard != nil, p.metricGuard != nil)
+		traces := p.guard != nil
+		var wire bool
+		if traces {
+			_, wire = p.guard.next.(*wireExporter)
+		}
+		warm(traces && !wire, traces, p.metricGuard != nil)
 	}
 }
 
-// warm encodes a trace request, if traces, and a metrics request, if
-// metrics, holding the message types cursor-otel's exports hold (spans
+// warm encodes a trace request, if traces (the wire exporter encodes its
+// own: only the answer it decodes is the library's, answers), and a
+// metrics request, if metrics, holding the message types cursor-otel's exports hold (spans
 // with events and a status, attributes of every kind; sums and
 // histograms), and decodes their answers. Types no export holds (links,
 // gauges, exemplars) are left out: each costs its own set-up.
-func warm(traces, metrics bool) {
+func warm(traces, answers, metrics bool) {
 	s := func(v string) *commonpb.AnyValue {
 		return &commonpb.AnyValue{Value: &commonpb.AnyValue_StringValue{StringValue: v}}
 	}
@@ -50,6 +56,8 @@ func warm(traces, metrics bool) {
 				Status: &tracepb.Status{Message: "warm", Code: tracepb.Status_STATUS_CODE_ERROR},
 			}}}},
 		}}})
+	}
+	if answers {
 		_ = proto.Unmarshal(nil, &coltracepb.ExportTraceServiceResponse{})
 	}
 	if metrics {
