@@ -198,8 +198,13 @@ var modes = []mode{
 		}
 		return r
 	}},
+	// Each turn's --summary-json report, given on the hook's command line
+	// as hooks.json gives it, whatever the collector does.
 	{name: "hook", delivers: true, sessions: 3, run: func(t *testing.T, c *cell) result {
-		return c.hooks(t, hookEvents(t), map[string]int{"conv-7c1e": 3})
+		reports := filepath.Join(c.dir, "runs.jsonl")
+		r := c.hooks(t, hookEvents(t), map[string]int{"conv-7c1e": 3}, "--summary-json", reports)
+		checkCellReports(t, reports, "conv-7c1e", 2)
+		return r
 	}},
 	// An editor conversation that never ends (no sessionEnd), one of its
 	// turns without stop: each turn a whole trace all the same.
@@ -275,11 +280,11 @@ var modes = []mode{
 // once; with the collector up, each conversation's turns (and end, when
 // it has one) arrive as whole traces (roots says how many), linked in
 // order, no span without its parent.
-func (c *cell) hooks(t *testing.T, events []string, roots map[string]int) result {
+func (c *cell) hooks(t *testing.T, events []string, roots map[string]int, flags ...string) result {
 	t.Helper()
 	var last result
 	for _, line := range events {
-		last = c.start(t, c.own, []string{"STDIN=" + line}, "hook")
+		last = c.start(t, c.own, []string{"STDIN=" + line}, append([]string{"hook"}, flags...)...)
 		if last.exit != 0 || last.stderr != "" || !strings.HasPrefix(last.stdout, "{") {
 			t.Errorf("hook: exit %d, stdout %q, stderr %q; want 0, an answer, nothing on stderr", last.exit, last.stdout, last.stderr)
 		}
@@ -732,5 +737,28 @@ func TestCombinations(t *testing.T) {
 		for _, coll := range collectors {
 			run(modes[0], shapes[2], sp, coll)
 		}
+	}
+}
+
+// checkCellReports waits for a conversation's turn reports (one JSON
+// line each, written by whichever process builds the turns) and checks
+// there are turns of them, each naming the conversation.
+func checkCellReports(t *testing.T, path, conversation string, turns int) {
+	t.Helper()
+	var sessions []string
+	for deadline := time.Now().Add(20 * time.Second); len(sessions) < turns && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) { // polling: the background delivery writes them
+		sessions = nil
+		b, _ := os.ReadFile(path)
+		for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			var r struct {
+				Session string `json:"session_id"`
+			}
+			if json.Unmarshal([]byte(line), &r) == nil {
+				sessions = append(sessions, r.Session)
+			}
+		}
+	}
+	if len(sessions) != turns || slices.ContainsFunc(sessions, func(s string) bool { return s != conversation }) {
+		t.Errorf("--summary-json has reports for %v; want %d, each of %s", sessions, turns, conversation)
 	}
 }
