@@ -245,6 +245,13 @@ func waitState(t *testing.T, pid int, state string) {
 
 // 9. If cursor-otel is killed outright, the agent does not run on.
 func TestNoOrphanedAgent(t *testing.T) {
+	cmd, agentPid := startWithHangingAgent(t)
+	killedAgentDies(t, cmd, agentPid)
+}
+
+// startWithHangingAgent starts cursor-otel with an agent that runs until
+// killed and ignores TERM, and returns it and the agent's pid.
+func startWithHangingAgent(t *testing.T) (*exec.Cmd, int) {
 	env, _, pidfile := hangingAgent(t, otlptest.Down(t), "FAKEAGENT_ON_SIGNAL=continue")
 	cmd := exec.Command(binary, streamArgs()...)
 	cmd.Env = withBaseEnv(t, env)
@@ -252,6 +259,13 @@ func TestNoOrphanedAgent(t *testing.T) {
 	proctest.Start(t, cmd, 20*time.Second)
 	agentPid, _ := strconv.Atoi(strings.TrimSpace(waitFile(t, pidfile, 1)))
 	t.Cleanup(func() { syscall.Kill(agentPid, syscall.SIGKILL) })
+	return cmd, agentPid
+}
+
+// killedAgentDies kills cursor-otel (SIGKILL: no chance to clean up) and
+// waits for its agent to die too.
+func killedAgentDies(t *testing.T, cmd *exec.Cmd, agentPid int) {
+	t.Helper()
 	syscall.Kill(cmd.Process.Pid, syscall.SIGKILL)
 	cmd.Wait()
 	// The agent ignores TERM here; the watchdog's KILL follows 2 s later.
