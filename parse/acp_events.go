@@ -95,6 +95,20 @@ func NewACPDecoder() *ACPDecoder {
 	return &ACPDecoder{pending: map[string]*ACPRequest{}}
 }
 
+// maxPendingACP bounds the requests held unanswered: the protocol answers
+// every request, so only a broken peer reaches it, and a session that
+// lasts for hours must not grow by each request it never saw answered.
+const maxPendingACP = 4096
+
+// forgetOne drops one unanswered request (any: none is expected to be
+// answered any more); its answer, should it come, arrives without it.
+func (d *ACPDecoder) forgetOne() {
+	for k := range d.pending {
+		delete(d.pending, k)
+		return
+	}
+}
+
 func pendingKey(fromEditor bool, id string) string {
 	if fromEditor {
 		return "e" + id
@@ -125,6 +139,9 @@ func (d *ACPDecoder) Decode(fromEditor bool, line []byte) (ACPEvent, bool) {
 		if old := d.pending[key]; old != nil {
 			old.Replaces = nil // told when old came: no chain of them is held
 			r.Replaces = old
+		}
+		if len(d.pending) >= maxPendingACP {
+			d.forgetOne() // a session that never answers grows no further
 		}
 		d.pending[key] = r
 		return r, true

@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 )
@@ -278,5 +279,22 @@ func TestACPDecoderReusedNotificationLeavesNothingBehind(t *testing.T) {
 	e, _ = d.Decode(true, []byte(`{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s"}}`))
 	if n := e.(*ACPNotification); n.Update != nil || n.Ref.SessionID != "s" || !n.FromEditor {
 		t.Errorf("cancel: %+v", n)
+	}
+}
+
+// A peer that never answers: the decoder holds at most maxPendingACP
+// requests, and an answer still pairs with a request it holds.
+func TestACPDecoderBoundsUnanswered(t *testing.T) {
+	d := NewACPDecoder()
+	for i := range maxPendingACP + 100 {
+		d.Decode(false, []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"fs/read_text_file","params":{}}`, i)))
+	}
+	if len(d.pending) != maxPendingACP {
+		t.Errorf("%d requests held; want at most %d", len(d.pending), maxPendingACP)
+	}
+	last := maxPendingACP + 99
+	ev, _ := d.Decode(true, []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{}}`, last)))
+	if a, ok := ev.(*ACPAnswer); !ok || a.Request == nil || a.Request.Method != "fs/read_text_file" {
+		t.Errorf("the last request's answer: %#v; want it paired with its request", ev)
 	}
 }
