@@ -143,6 +143,14 @@ func (j *jobControl) end() []Signal {
 	return j.forwarded
 }
 
+// release is told the agent was reaped and its output drained. The
+// signals stay caught until cursor-otel exits, each found the agent
+// reaped and let be, so that the trace is still flushed (the flush
+// timeout bounds it): letting them go would cost the exit path a
+// handshake with the runtime's signal thread for each of the seven, 0.1-0.4
+// ms, and a second Ctrl-C or SIGTERM would end cursor-otel unflushed.
+func (j *jobControl) release() {}
+
 func (j *jobControl) stop() {
 	signal.Stop(j.signals)
 	close(j.quit)

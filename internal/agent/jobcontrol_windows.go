@@ -69,6 +69,10 @@ func (j *jobControl) end() []Signal {
 	return j.seen
 }
 
+// release is told the agent was reaped and its output drained: the
+// console's control events go back to their default, without waiting.
+func (j *jobControl) release() { go j.stop() }
+
 func (j *jobControl) stop() {
 	signal.Stop(j.signals)
 	close(j.quit)

@@ -239,10 +239,7 @@ func (p *Process) Wait() Exit {
 		}
 		<-drained
 	}
-	// Not waited for: letting the signals go waits for the runtime's
-	// signal goroutine to be idle, 0.4 ms of the exit path. Until then a
-	// signal finds the agent reaped and is let be.
-	go p.jobs.stop()
+	p.jobs.release()
 	if p.tail != nil {
 		exit.StderrTail = p.tail.String()
 	}

@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"bufio"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -310,5 +311,37 @@ func TestCombinedOutputKeepsTheAgentsOrder(t *testing.T) {
 			}
 		}
 		t.Errorf("through cursor-otel, %d of %d lines are not where the agent wrote them", moved, lines)
+	}
+}
+
+// A signal that comes after the agent ended, while cursor-otel exports
+// (a second Ctrl-C, a CI runner's second SIGTERM), finds no agent to pass
+// it to and is let be: the trace is still flushed, and the exit status is
+// still the agent's.
+func TestSignalDuringTheFlushIsLetBe(t *testing.T) {
+	recv := otlptest.StartGRPC(t)
+	recv.SlowDown(1500 * time.Millisecond) // the flush lasts while the signal comes
+	env, _, pidfile := hangingAgent(t, recv.Endpoint)
+	cmd := exec.Command(binary, streamArgs()...)
+	cmd.Env = withBaseEnv(t, env)
+	cmd.Stdout = io.Discard
+	proctest.Start(t, cmd, 20*time.Second)
+	agentPid, _ := strconv.Atoi(strings.TrimSpace(waitFile(t, pidfile, 1)))
+	syscall.Kill(agentPid, syscall.SIGTERM) // the agent alone: it exits 143
+	deadline := time.Now().Add(10 * time.Second)
+	for syscall.Kill(agentPid, 0) == nil { // until cursor-otel has reaped it
+		if time.Now().After(deadline) {
+			t.Fatal("the agent was not reaped within 10s")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	syscall.Kill(cmd.Process.Pid, syscall.SIGINT)
+	err := cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 143 {
+		t.Fatalf("cursor-otel ended with %v, want the agent's exit status 143", err)
+	}
+	if s := sessionSpan(t, golden.FromOTLP(recv.Spans())); s.Status != "Error" {
+		t.Errorf("session %s %q, want the agent's failure exported", s.Status, s.StatusMessage)
 	}
 }
