@@ -10,10 +10,11 @@ import (
 // memTurns is a spanmap.Turns in memory; gate, when set, holds each
 // write until it is closed.
 type memTurns struct {
-	mu    sync.Mutex
-	last  map[string]trace.SpanContext
-	reads int
-	gate  chan struct{}
+	mu     sync.Mutex
+	last   map[string]trace.SpanContext
+	reads  int
+	writes int
+	gate   chan struct{}
 }
 
 func (m *memTurns) Last(conv string) (trace.SpanContext, bool) {
@@ -30,6 +31,7 @@ func (m *memTurns) SetLast(conv string, sc trace.SpanContext) {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.writes++
 	m.last[conv] = sc
 }
 
@@ -39,7 +41,7 @@ func spanContext(b byte) trace.SpanContext {
 
 func TestEarlyTurnsReadAheadAndWriteInOrder(t *testing.T) {
 	m := &memTurns{last: map[string]trace.SpanContext{"c": spanContext(1)}, gate: make(chan struct{})}
-	turns := newEarlyTurns(m)
+	turns := newEarlyTurns(m, trace.SpanContext{})
 	turns.prefetch("c")
 	turns.prefetch("c") // once
 	if sc, ok := turns.Last("c"); !ok || !sc.Equal(spanContext(1)) {
@@ -65,5 +67,42 @@ func TestEarlyTurnsReadAheadAndWriteInOrder(t *testing.T) {
 	}
 	if m.reads != 4 {
 		t.Errorf("%d reads, want 4 (one a prefetch or a Last unprefetched, and the test's own)", m.reads)
+	}
+}
+
+// The run's own session is written as the conversation's last turn while
+// the agent runs, right after the read of the turn before it: its end
+// then writes nothing.
+func TestEarlyTurnsWriteTheSessionAhead(t *testing.T) {
+	m := &memTurns{last: map[string]trace.SpanContext{"c": spanContext(1)}}
+	session := spanContext(2)
+	turns := newEarlyTurns(m, session)
+	turns.prefetch("c")
+	turns.wait()
+	if sc, _ := m.Last("c"); !sc.Equal(session) || m.writes != 1 {
+		t.Fatalf("while the agent runs the turn kept is %v after %d writes, want the session, written once", sc, m.writes)
+	}
+	if sc, ok := turns.Last("c"); !ok || !sc.Equal(spanContext(1)) {
+		t.Errorf("the session's Last = %v %v, want the turn before it", sc, ok)
+	}
+	turns.SetLast("c", session)
+	turns.wait()
+	if m.writes != 1 {
+		t.Errorf("%d writes after the session ended, want none more", m.writes-1)
+	}
+	// Only the first conversation named is the session's; a later session
+	// is written at its end.
+	turns.prefetch("d")
+	turns.wait()
+	if _, ok := m.Last("d"); ok {
+		t.Errorf("a second conversation was written ahead")
+	}
+	if sc, _ := turns.Last("c"); !sc.Equal(session) {
+		t.Errorf("a later session of the conversation reads %v, want the first session", sc)
+	}
+	turns.SetLast("c", spanContext(3))
+	turns.wait()
+	if sc, _ := m.Last("c"); !sc.Equal(spanContext(3)) || m.writes != 2 {
+		t.Errorf("after a later session the turn kept is %v after %d writes, want it, written", sc, m.writes)
 	}
 }

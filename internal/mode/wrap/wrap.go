@@ -137,7 +137,7 @@ func traced(ctx context.Context, c Config, path string, env []string, inv agent.
 		Discard: p.render != "",
 	})
 	steplog.Mark("agent started")
-	r := setUp(ctx, c, path, inv, p, parent, valid)
+	r := setUp(ctx, c, path, inv, p, parent, sc, valid)
 	// The session began before the agent did: it covers the agent's
 	// start-up, and the agent's environment names it as the parent of
 	// anything instrumented the agent runs.
@@ -168,15 +168,16 @@ type recording struct {
 
 // setUp makes the run's tracing: the SDK and exporter, the reports and
 // the span model, recording into the trace under parent.
-func setUp(ctx context.Context, c Config, path string, inv agent.Invocation, p plan, parent context.Context, validParent bool) *recording {
+func setUp(ctx context.Context, c Config, path string, inv agent.Invocation, p plan, parent context.Context, session trace.SpanContext, validParent bool) *recording {
 	s := c.Settings
 	// JSON reports are held until the flush says what became of the session.
 	h := harness.Start(ctx, harness.Setup{Settings: s, Environ: c.Environ, Secrets: []string{inv.APIKey}, Deliverer: c.Deliverer, HoldJSON: true})
 	r := &recording{h: h, s: s, redactor: h.Redactor, prov: h.Provider, notes: h.Notes()}
 	prov := h.Provider
 	opts := h.Recording()
-	// A resumed chat links to the conversation's last turn traced here.
-	r.turns = newEarlyTurns(conversation.Store{Dir: conversation.DefaultDir(c.Environ)})
+	// A resumed chat links to the conversation's last turn traced here,
+	// and this session becomes its last turn.
+	r.turns = newEarlyTurns(conversation.Store{Dir: conversation.DefaultDir(c.Environ)}, session)
 	opts.Turns = r.turns
 	r.rec = spanmap.NewRecorder(parent, prov.Tracer(), opts)
 	var prompt []int
