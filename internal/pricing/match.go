@@ -69,16 +69,6 @@ func compiled(pattern string) *regexp.Regexp {
 	return re
 }
 
-// compileAll compiles the rule's regular expressions, and its subrules'.
-func (r rule) compileAll() {
-	if r.op == "regex" {
-		compiled(r.value)
-	}
-	for _, s := range r.subs {
-		s.compileAll()
-	}
-}
-
 // anchoredPrefix is the literal text every match of pattern starts with,
 // when pattern is anchored at the start (^gpt-5\.6-luna-\d{4}: "gpt-5.6-luna-"),
 // read from the pattern itself: a name without it is no match, and its

@@ -56,21 +56,3 @@ func (t *Table) find(model string) (Quote, bool) {
 	}
 	return Quote{}, false
 }
-
-// Warm builds the built-in tables and compiles their patterns, which the
-// first quote would otherwise do: a wrapped run calls it while the agent
-// runs, so that pricing the session at its end costs a lookup. It stops
-// between providers once stop says so (the agent exited: the quote then
-// compiles only the patterns it needs); nil never stops.
-func Warm(stop func() bool) {
-	Candidates("warm-1m")
-	for _, p := range snapshot() {
-		if stop != nil && stop() {
-			return
-		}
-		p.match.compileAll()
-		for _, m := range p.models {
-			m.match.compileAll()
-		}
-	}
-}

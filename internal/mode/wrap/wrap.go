@@ -221,7 +221,7 @@ func (r *recording) follow(ctx context.Context, c Config, proc *agent.Process, p
 	if proc.Merged() {
 		mergedTail = agent.NewTail(4 << 10)
 	}
-	t := &streamTracer{rec: rec, render: render, tail: mergedTail, turns: r.turns}
+	t := &streamTracer{rec: rec, render: render, tail: mergedTail, turns: r.turns, prices: s.Prices}
 	traced := make(chan struct{})
 	go func() {
 		defer close(traced)
@@ -238,18 +238,15 @@ func (r *recording) follow(ctx context.Context, c Config, proc *agent.Process, p
 		stalled = watchStalls(proc, s.StallTimeout, func(line string) { fmt.Fprintln(c.Stderr, oneline.Join(line)) })
 	}
 	// What the end of the run would do first is done now, while the
-	// agent runs: the exporters' encoders made, the price tables built.
-	// On this goroutine, after the set-up, not beside it: cursor-otel's
-	// own work must leave a processor free for the goroutine that passes
-	// the agent's output on. An agent that has exited (a short run) is not
-	// kept waiting for it, and the price tables' patterns stop compiling
-	// when it exits: the end of the run makes only the encoders and
-	// compiles only the prices it needs (all of the price tables'
-	// patterns: 0.5-1 ms, against 0.2-0.7 ms for one model's).
+	// agent runs: the exporters' encoders made. On this goroutine, after
+	// the set-up, not beside it: cursor-otel's own work must leave a
+	// processor free for the goroutine that passes the agent's output on.
+	// An agent that has exited (a short run) is not kept waiting for it.
+	// The session's price is looked up as the stream names its model
+	// (streamTracer), compiling only the patterns that model needs.
 	if !proc.Exited() {
 		prov.Warm()
 	}
-	pricing.Warm(proc.Exited)
 	steplog.Mark("warmed")
 	exit := proc.Wait()
 	steplog.At("agent exit", exit.At)
@@ -347,6 +344,8 @@ type streamTracer struct {
 	broken error       // why recording stopped
 	turns  *earlyTurns // told each conversation the stream names, to read its last turn now
 	conv   string      // the last conversation told
+	prices *pricing.Table
+	priced string // the last model priced ahead
 }
 
 func (t *streamTracer) trace(out *agent.Output) {
@@ -379,6 +378,13 @@ func (t *streamTracer) trace(out *agent.Output) {
 		if id := ev.Head().SessionID; id != "" && id != t.conv && t.turns != nil {
 			t.conv = id
 			t.turns.prefetch(id)
+		}
+		if init, ok := ev.(*parse.Init); ok && init.Model != "" && init.Model != t.priced && t.prices != nil {
+			// Priced now, beside the agent: at the session's end the
+			// quote is then the table's cached one (a lookup tries every
+			// rule against several spellings, 0.1-0.2 ms).
+			t.priced = init.Model
+			go func(model string) { _ = safe.Run(func() { t.prices.Quote(model) }) }(init.Model)
 		}
 		if t.broken == nil {
 			t.broken = safe.Run(func() { t.rec.Record(ev, out.Arrival()) })
