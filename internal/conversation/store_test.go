@@ -23,6 +23,27 @@ func TestStore(t *testing.T) {
 	if _, ok := s.Last("another"); ok {
 		t.Error("another conversation has this one's last turn")
 	}
+	// The next turn is written over it, in place; a longer record (a
+	// damaged one) is replaced whole.
+	next := trace.NewSpanContext(trace.SpanContextConfig{TraceID: trace.TraceID{3}, SpanID: trace.SpanID{4}, TraceFlags: trace.FlagsSampled})
+	before, err := os.Stat(s.file("conv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.SetLast("conv", next)
+	if got, _ := s.Last("conv"); got.SpanID() != next.SpanID() {
+		t.Fatalf("after the next turn the last is %v, want %v", got, next)
+	}
+	if after, err := os.Stat(s.file("conv")); err != nil || !os.SameFile(before, after) {
+		t.Errorf("the next turn made a new file (%v), want the record written over in place", err)
+	}
+	if err := os.WriteFile(s.file("conv"), []byte("a record that is longer than one, and damaged\n\n\n\n\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s.SetLast("conv", root)
+	if got, ok := s.Last("conv"); !ok || got.SpanID() != root.SpanID() {
+		t.Errorf("over a damaged record of another length the last is %v, %v; want %v", got, ok, root)
+	}
 	if err := os.WriteFile(s.file("conv"), []byte("garbage"), 0o600); err != nil {
 		t.Fatal(err)
 	}
