@@ -98,13 +98,49 @@ func childOf(rng *rand.Rand, parent trace.SpanContext) trace.SpanContext {
 	})
 }
 
-// emit makes the span, with the IDs reserved for it, and ends it.
-func (r *Recorder) emit(p *draft) { emitSpan(r.ctx, r.tracer, r.opts.CaptureContent, p) }
+// emit makes the span, with the IDs reserved for it, and ends it: now, or
+// on the Recorder's span maker.
+func (r *Recorder) emit(p *draft) {
+	s := taken(r.opts.CaptureContent, p)
+	if r.maker != nil {
+		// Its own attributes: the draft's may grow in place after this.
+		s.attrs = slices.Clone(s.attrs)
+		r.maker.spans <- s
+		return
+	}
+	s.make(r.ctx, r.tracer)
+}
 
 // emitSpan makes the span p describes in tracer, under ctx's span when p
-// names no parent, and ends it. Without content capture a tool's span
-// gets its metadata view.
+// names no parent, and ends it.
 func emitSpan(ctx context.Context, tracer trace.Tracer, capture bool, p *draft) {
+	taken(capture, p).make(ctx, tracer)
+}
+
+// madeSpan is what the SDK is given of a draft, taken as it is emitted:
+// the draft, and the session's it names its agent and conversation from,
+// may change after.
+type madeSpan struct {
+	p     draft // its attrs, the taken ones
+	attrs []attribute.KeyValue
+}
+
+// taken is p as its span is made. Without content capture a tool's span
+// gets its metadata view.
+func taken(capture bool, p *draft) madeSpan {
+	attrs := p.withIdentity()
+	if !capture && Value(attrs, OperationName).AsString() == OpExecuteTool {
+		attrs = append(attrs, metadataView(attrs)...)
+	}
+	s := madeSpan{p: *p, attrs: slices.Clip(attrs)} // an append after this one copies
+	s.p.in, s.p.attrs = nil, nil
+	return s
+}
+
+// make makes the span in tracer, under ctx's span when it names no
+// parent, and ends it.
+func (s madeSpan) make(ctx context.Context, tracer trace.Tracer) {
+	p := &s.p
 	if p.parent.IsValid() {
 		ctx = trace.ContextWithSpanContext(ctx, p.parent)
 	}
@@ -113,11 +149,7 @@ func emitSpan(ctx context.Context, tracer trace.Tracer, capture bool, p *draft) 
 	if end.Before(p.start) {
 		end = p.start
 	}
-	attrs := p.withIdentity()
-	if !capture && Value(attrs, OperationName).AsString() == OpExecuteTool {
-		attrs = append(attrs, metadataView(attrs)...)
-	}
-	_, span := tracer.Start(ctx, p.name, trace.WithTimestamp(p.start), trace.WithSpanKind(p.kind), trace.WithAttributes(attrs...), trace.WithLinks(p.links...))
+	_, span := tracer.Start(ctx, p.name, trace.WithTimestamp(p.start), trace.WithSpanKind(p.kind), trace.WithAttributes(s.attrs...), trace.WithLinks(p.links...))
 	if got := span.SpanContext().SpanID(); got != p.sc.SpanID() && span.IsRecording() {
 		panic(fmt.Sprintf("spanmap: span %q got ID %s, not the %s reserved: the TracerProvider must use spanmap.IDGenerator", p.name, got, p.sc.SpanID()))
 	}
@@ -131,6 +163,31 @@ func emitSpan(ctx context.Context, tracer trace.Tracer, capture bool, p *draft) 
 		span.SetStatus(p.code, p.message)
 	}
 	span.End(trace.WithTimestamp(end))
+}
+
+// spanMaker makes spans on a goroutine of its own, in the order they
+// were emitted (a trace's root after its children, as the SDK's
+// processors expect).
+type spanMaker struct {
+	spans chan madeSpan
+	done  chan struct{}
+}
+
+func startSpanMaker(ctx context.Context, tracer trace.Tracer, waiting int) *spanMaker {
+	m := &spanMaker{spans: make(chan madeSpan, waiting), done: make(chan struct{})}
+	go func() {
+		defer close(m.done)
+		for s := range m.spans {
+			s.make(ctx, tracer)
+		}
+	}()
+	return m
+}
+
+// stop makes what is waiting and ends the goroutine.
+func (m *spanMaker) stop() {
+	close(m.spans)
+	<-m.done
 }
 
 // withIdentity is the span's attributes with what every span of a

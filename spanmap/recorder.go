@@ -46,6 +46,11 @@ type Options struct {
 	// Now gives the time of a stream that has none of its own, in replay.
 	// Nil means time.Now.
 	Now func() time.Time
+	// MakeBeside, when above 0, makes the spans in the SDK on a goroutine
+	// of the Recorder's own, up to this many waiting, while the next
+	// events are recorded: replay, where the span model and the SDK then
+	// each have a core (15% of a replay's time). Finish waits for them.
+	MakeBeside int
 	// Turns, when set, knows each conversation's last turn traced on this
 	// machine: a session that continues a conversation (a resumed chat)
 	// links to its last turn, and becomes its last turn. Nil links none.
@@ -73,12 +78,17 @@ type Recorder struct {
 	overBudget []string // why each session over the budget is
 	rng        *rand.Rand
 	sess       *session
+	maker      *spanMaker // nil: spans are made as they are emitted
 }
 
 // NewRecorder records into tracer. Session spans are children of the span
 // in ctx, if any (a TRACEPARENT the caller extracted).
 func NewRecorder(ctx context.Context, tracer trace.Tracer, opts Options) *Recorder {
-	return &Recorder{shaper: newShaper(opts), ctx: ctx, tracer: tracer, rng: newRand()}
+	r := &Recorder{shaper: newShaper(opts), ctx: ctx, tracer: tracer, rng: newRand()}
+	if opts.MakeBeside > 0 {
+		r.maker = startSpanMaker(ctx, tracer, opts.MakeBeside)
+	}
+	return r
 }
 
 // shaper is what every source (a stream's Recorder, Hooks, ACP) records
@@ -168,13 +178,17 @@ type Signal struct {
 	At   time.Time
 }
 
-// Finish ends the open session, closing every span still open.
+// Finish ends the open session, closing every span still open, and
+// returns once every span is made.
 func (r *Recorder) Finish(end End) {
-	if r.sess == nil {
-		return
+	if r.sess != nil {
+		r.sess.finish(end)
+		r.sess = nil
 	}
-	r.sess.finish(end)
-	r.sess = nil
+	if r.maker != nil {
+		r.maker.stop()
+		r.maker = nil // what is recorded after Finish is made as it is emitted
+	}
 }
 
 // streamTime is the time the stream itself gives an event: a tool call's

@@ -70,6 +70,7 @@ func Run(ctx context.Context, c Config) int {
 	}
 	opts := h.Recording()
 	opts.Redact = remember(opts.Redact)
+	opts.MakeBeside = makeBeside
 	stdin := c.Stdin
 	if c.Now {
 		shift, buffered, err := toPresent(ctx, files, c.Stdin, time.Now())
@@ -117,6 +118,11 @@ func Run(ctx context.Context, c Config) int {
 	}
 	return status
 }
+
+// makeBeside is how many spans wait for the SDK while replay records the
+// next events (spanmap.Options.MakeBeside): a span's draft is a few
+// hundred bytes and its attributes, so a burst takes a few MB at most.
+const makeBeside = 256
 
 // statusOverBudget: a session cost more than --max-budget-usd, or its
 // cost cannot be known.
