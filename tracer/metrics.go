@@ -62,14 +62,18 @@ func (p *Provider) newMeterProvider(ctx context.Context, cfg Config, res *resour
 			if !s.userEndpoint {
 				o = append(o, otlpmetricgrpc.WithEndpoint(s.endpoint), otlpmetricgrpc.WithInsecure())
 			}
+			var conn *grpc.ClientConn
 			if d, ok := dialingFor(os.Getenv, s, "METRICS"); ok {
-				conn, cerr := p.conns.get(d, metricUserAgent)
-				if cerr != nil {
+				var cerr error
+				if conn, cerr = p.conns.get(d, metricUserAgent); cerr != nil {
 					return nil, fmt.Errorf("metrics exporter for %s: %w", s.endpoint, cerr)
 				}
 				o = append(o, otlpmetricgrpc.WithGRPCConn(conn))
 			}
 			exp, err = otlpmetricgrpc.New(ctx, o...)
+			if err == nil && conn != nil && wireExportable(os.Getenv, "METRICS") {
+				exp = newWireMetricExporter(conn, exp)
+			}
 		default:
 			o := []otlpmetrichttp.Option{otlpmetrichttp.WithRetry(otlpmetrichttp.RetryConfig{Enabled: retry,
 				InitialInterval: 200 * time.Millisecond, MaxInterval: 500 * time.Millisecond, MaxElapsedTime: give})}

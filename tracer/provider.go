@@ -318,7 +318,7 @@ func (p *Provider) otlpExporter(ctx context.Context, flushTimeout time.Duration)
 			opts = append(opts, otlptracegrpc.WithGRPCConn(conn))
 		}
 		exp, err = otlptracegrpc.New(ctx, opts...)
-		if err == nil && p.traceConn != nil && wireExportable(os.Getenv) {
+		if err == nil && p.traceConn != nil && wireExportable(os.Getenv, "TRACES") {
 			exp = newWireExporter(p.traceConn, exp)
 		}
 	} else {

@@ -19,26 +19,32 @@ import (
 // message type an export holds, and decodes an answer. A wrapper calls it
 // while the agent runs.
 func (p *Provider) Warm() {
-	if p.guard != nil || p.metricGuard != nil {
-		traces := p.guard != nil
-		var wire bool
-		if traces {
-			_, wire = p.guard.next.(*wireExporter)
-		}
-		warm(traces && !wire, traces, p.metricGuard != nil)
-		// A gRPC answer's headers come Huffman-coded: HPACK builds its
-		// decoding tree at the first (0.1-0.2 ms of CPU at the exit).
-		_, _ = hpack.HuffmanDecodeToString(hpack.AppendHuffmanString(nil, "grpc-status"))
+	if p.guard == nil && p.metricGuard == nil {
+		return
 	}
+	// The wire exporters encode their own requests and read their own
+	// answers: only the OTLP exporters' need the library's.
+	var traces, metrics bool
+	if p.guard != nil {
+		_, wire := p.guard.next.(*wireExporter)
+		traces = !wire
+	}
+	if p.metricGuard != nil {
+		_, wire := p.metricGuard.Exporter.(*wireMetricExporter)
+		metrics = !wire
+	}
+	warm(traces, metrics)
+	// A gRPC answer's headers come Huffman-coded: HPACK builds its
+	// decoding tree at the first (0.1-0.2 ms of CPU at the exit).
+	_, _ = hpack.HuffmanDecodeToString(hpack.AppendHuffmanString(nil, "grpc-status"))
 }
 
-// warm encodes a trace request, if traces (the wire exporter encodes its
-// own: only the answer it decodes is the library's, answers), and a
-// metrics request, if metrics, holding the message types cursor-otel's exports hold (spans
+// warm encodes a trace request, if traces, and a metrics request, if
+// metrics, holding the message types cursor-otel's exports hold (spans
 // with events and a status, attributes of every kind; sums and
 // histograms), and decodes their answers. Types no export holds (links,
 // gauges, exemplars) are left out: each costs its own set-up.
-func warm(traces, answers, metrics bool) {
+func warm(traces, metrics bool) {
 	s := func(v string) *commonpb.AnyValue {
 		return &commonpb.AnyValue{Value: &commonpb.AnyValue_StringValue{StringValue: v}}
 	}
@@ -61,7 +67,7 @@ func warm(traces, answers, metrics bool) {
 			}}}},
 		}}})
 	}
-	if answers {
+	if traces {
 		_ = proto.Unmarshal(nil, &coltracepb.ExportTraceServiceResponse{})
 	}
 	if metrics {

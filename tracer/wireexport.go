@@ -8,7 +8,6 @@ import (
 	"time"
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
-	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/encoding"
 	"google.golang.org/grpc/mem"
@@ -37,12 +36,12 @@ const exportMethod = "/opentelemetry.proto.collector.trace.v1.TraceService/Expor
 // defaultExportTimeout is the OTLP exporter's own (OTEL_EXPORTER_OTLP_TIMEOUT unset).
 const defaultExportTimeout = 10 * time.Second
 
-// wireExportable says whether the variables leave the export as the wire
-// exporter makes it: headers, a timeout or the exporter's own telemetry
-// set are the OTLP exporter's to apply.
-func wireExportable(getenv func(string) string) bool {
-	for _, k := range []string{"OTEL_EXPORTER_OTLP_HEADERS", "OTEL_EXPORTER_OTLP_TRACES_HEADERS",
-		"OTEL_EXPORTER_OTLP_TIMEOUT", "OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", "OTEL_GO_X_OBSERVABILITY", "OTEL_GO_X_SELF_OBSERVABILITY"} {
+// wireExportable says whether the variables leave the export of signal
+// (TRACES, METRICS) as the wire exporters make it: headers, a timeout or
+// the exporter's own telemetry set are the OTLP exporter's to apply.
+func wireExportable(getenv func(string) string, signal string) bool {
+	for _, k := range []string{"OTEL_EXPORTER_OTLP_HEADERS", "OTEL_EXPORTER_OTLP_" + signal + "_HEADERS",
+		"OTEL_EXPORTER_OTLP_TIMEOUT", "OTEL_EXPORTER_OTLP_" + signal + "_TIMEOUT", "OTEL_GO_X_OBSERVABILITY", "OTEL_GO_X_SELF_OBSERVABILITY"} {
 		if strings.TrimSpace(getenv(k)) != "" {
 			return false
 		}
@@ -68,7 +67,7 @@ func (e *wireExporter) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnl
 		enc = new(wireEncoder)
 	}
 	req := wireRequest(enc.request(spans))
-	var resp coltracepb.ExportTraceServiceResponse
+	var resp wireAnswer
 	ectx, cancel := context.WithTimeout(ctx, e.timeout)
 	err := e.conn.Invoke(ectx, exportMethod, &req, &resp, grpc.ForceCodecV2(wireCodec{}))
 	cutOff := ectx.Err() != nil
@@ -81,12 +80,12 @@ func (e *wireExporter) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnl
 		case e.free <- enc:
 		default:
 		}
-		if ps := resp.GetPartialSuccess(); ps != nil && (ps.GetRejectedSpans() != 0 || ps.GetErrorMessage() != "") {
-			msg := ps.GetErrorMessage()
-			if msg == "" {
-				msg = "empty message"
-			}
-			return fmt.Errorf("traces export: OTLP partial success: %s (%d spans rejected)", msg, ps.GetRejectedSpans())
+		rejected, msg, err := resp.partialSuccess()
+		if err != nil {
+			return fmt.Errorf("traces export: %w", err)
+		}
+		if rejected != 0 || msg != "" {
+			return fmt.Errorf("traces export: %w", partialSuccess{msg, rejected, "spans"})
 		}
 		return nil
 	}
@@ -104,8 +103,25 @@ func (e *wireExporter) Shutdown(ctx context.Context) error {
 // wireRequest is an encoded ExportTraceServiceRequest.
 type wireRequest []byte
 
-// wireCodec sends a wireRequest as it is and reads the answer as the proto
-// codec does. Named "proto", it is the content type collectors expect.
+// partialSuccess is an answer that says some items were rejected, said as
+// the OTLP exporters say it.
+type partialSuccess struct {
+	msg      string
+	rejected int64
+	kind     string // spans, metric data points
+}
+
+func (p partialSuccess) Error() string {
+	msg := p.msg
+	if msg == "" {
+		msg = "empty message"
+	}
+	return fmt.Sprintf("OTLP partial success: %s (%d %s rejected)", msg, p.rejected, p.kind)
+}
+
+// wireCodec sends a wireRequest as it is and keeps a wireAnswer as it
+// came; other messages it encodes and decodes as the proto codec does.
+// Named "proto", it is the content type collectors expect.
 type wireCodec struct{}
 
 func (wireCodec) Name() string { return "proto" }
@@ -118,5 +134,9 @@ func (wireCodec) Marshal(v any) (mem.BufferSlice, error) {
 }
 
 func (wireCodec) Unmarshal(data mem.BufferSlice, v any) error {
+	if a, ok := v.(*wireAnswer); ok {
+		*a = data.Materialize()
+		return nil
+	}
 	return encoding.GetCodecV2("proto").Unmarshal(data, v)
 }
