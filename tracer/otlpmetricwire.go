@@ -3,7 +3,6 @@ package tracer
 import (
 	"math"
 
-	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -75,15 +74,9 @@ func appendMetricsRequest(b []byte, rm *metricdata.ResourceMetrics) (_ []byte, o
 	}
 	b = endMessage(b, r)
 	for _, sm := range rm.ScopeMetrics {
-		var s, sc int
+		var s int
 		b, s = beginMessage(b, fResourceMetricsScopeMetrics)
-		b, sc = beginMessage(b, fScopeMetricsScope)
-		b = appendString(b, fScopeName, sm.Scope.Name)
-		b = appendString(b, fScopeVersion, sm.Scope.Version)
-		for it := sm.Scope.Attributes.Iter(); it.Next(); {
-			b = appendKeyValue(b, fScopeAttributes, it.Attribute())
-		}
-		b = endMessage(b, sc)
+		b = appendScope(b, fScopeMetricsScope, sm.Scope)
 		for _, m := range sm.Metrics {
 			if b, ok = appendMetric(b, m); !ok {
 				return b, false
@@ -229,13 +222,6 @@ func appendHistogram[N int64 | float64](b []byte, h metricdata.Histogram[N]) ([]
 	}
 	b = appendVarint(b, fHistogramTemporality, t)
 	return endMessage(b, m), true
-}
-
-func appendAttributes(b []byte, field protowire.Number, set attribute.Set) []byte {
-	for it := set.Iter(); it.Next(); {
-		b = appendKeyValue(b, field, it.Attribute())
-	}
-	return b
 }
 
 // appendDouble appends an optional double: written whatever its value.

@@ -176,20 +176,30 @@ func (e *wireEncoder) group(spans []sdktrace.ReadOnlySpan) {
 func appendScopeSpans(b []byte, g *group, spans []sdktrace.ReadOnlySpan) []byte {
 	b, ss := beginMessage(b, fResourceSpansScopeSpans)
 	if g.scope != (instrumentation.Scope{}) {
-		var sc int
-		b, sc = beginMessage(b, fScopeSpansScope)
-		b = appendString(b, fScopeName, g.scope.Name)
-		b = appendString(b, fScopeVersion, g.scope.Version)
-		for it := g.scope.Attributes.Iter(); it.Next(); {
-			b = appendKeyValue(b, fScopeAttributes, it.Attribute())
-		}
-		b = endMessage(b, sc)
+		b = appendScope(b, fScopeSpansScope, g.scope)
 	}
 	for _, i := range g.spans {
 		b = appendSpan(b, spans[i])
 	}
 	b = appendString(b, fScopeSpansSchemaURL, g.scope.SchemaURL)
 	return endMessage(b, ss)
+}
+
+// appendScope appends an InstrumentationScope message as field.
+func appendScope(b []byte, field protowire.Number, scope instrumentation.Scope) []byte {
+	b, sc := beginMessage(b, field)
+	b = appendString(b, fScopeName, scope.Name)
+	b = appendString(b, fScopeVersion, scope.Version)
+	b = appendAttributes(b, fScopeAttributes, scope.Attributes)
+	return endMessage(b, sc)
+}
+
+// appendAttributes appends each attribute of set as a KeyValue field.
+func appendAttributes(b []byte, field protowire.Number, set attribute.Set) []byte {
+	for it := set.Iter(); it.Next(); {
+		b = appendKeyValue(b, field, it.Attribute())
+	}
+	return b
 }
 
 func appendSpan(b []byte, s sdktrace.ReadOnlySpan) []byte {
