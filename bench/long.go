@@ -18,11 +18,12 @@ type realLength struct {
 	alone, wrapped           []time.Duration // the slow agent alone, and through cursor-otel
 	firstAlone, firstWrapped []time.Duration // from the start to the agent's first byte on stdout
 	version                  []time.Duration // cursor-otel version
+	floorWrapped             []time.Duration // the slow agent through floor wrap
 }
 
 // realLength measures a traced run of an agent that thinks for thinkTime
-// before it prints the small run's recording, alone and through
-// cursor-otel, beside cursor-otel version, in rounds.
+// before it prints the small run's recording, alone, through cursor-otel
+// and through the floor, beside cursor-otel version, in rounds.
 func (w wrapper) realLength(dir string) (realLength, error) {
 	script := filepath.Join(dir, "slow-agent.sh")
 	body := fmt.Sprintf("#!/bin/sh\nsleep %.1f\ncat \"$AGENT_STREAM\"\n", thinkTime.Seconds())
@@ -34,11 +35,13 @@ func (w wrapper) realLength(dir string) (realLength, error) {
 		step{label: "slow agent wrapped", cmd: command{name: w.binary, args: streamArgs, firstByte: true,
 			env: append(w.shellAgent(), "CURSOR_OTEL_AGENT="+script, "OTEL_EXPORTER_OTLP_ENDPOINT="+w.recv.Endpoint)}},
 		step{label: "cursor-otel version", cmd: command{name: w.binary, args: []string{"version"}}},
+		step{label: "slow agent through floor wrap", cmd: command{name: w.floor, args: append([]string{"wrap", "sh", script}, streamArgs...),
+			env: append(w.shellAgent(), "OTEL_EXPORTER_OTLP_ENDPOINT="+w.recv.Endpoint)}},
 	)
 	if err != nil {
 		return realLength{}, err
 	}
-	l := realLength{alone: walls(got[0]), wrapped: walls(got[1]), version: walls(got[2])}
+	l := realLength{alone: walls(got[0]), wrapped: walls(got[1]), version: walls(got[2]), floorWrapped: walls(got[3])}
 	for i := range got[0] {
 		a, b := got[0][i], got[1][i]
 		if a.firstByte < 0 || b.firstByte < 0 {

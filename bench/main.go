@@ -181,6 +181,9 @@ func (w wrapper) measure(t *targets, dir string, hookEvents int) error {
 	fmt.Printf("  agent alone %.2f ms, through cursor-otel %.2f ms; its first byte after %.2f ms alone, %.2f ms later through cursor-otel\n",
 		ms(mid(l.alone)), ms(mid(l.wrapped)), ms(mid(l.firstAlone)), ms(mid(minus(l.firstWrapped, l.firstAlone))))
 	longAdded := mid(minus(l.wrapped, l.alone))
+	floorLong := mid(minus(l.floorWrapped, l.alone))
+	fmt.Printf("  floor wrap on the same agent adds %.2f ms, %.2f× cursor-otel version: the least a wrapper made of the SDK and exporter adds\n",
+		ms(floorLong), float64(floorLong)/float64(mid(l.version)))
 	t.check(float64(longAdded) <= maxLongToStart*float64(mid(l.version)), "wrapper, real-length run: cursor-otel adds %.2f ms to the agent alone, %.2f× its own start (cursor-otel version, %.2f ms) (target %.1f×)",
 		ms(longAdded), float64(longAdded)/float64(mid(l.version)), ms(mid(l.version)), maxLongToStart)
 
