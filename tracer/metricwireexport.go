@@ -48,30 +48,22 @@ func (e *wireMetricExporter) Export(ctx context.Context, rm *metricdata.Resource
 	if !ok {
 		return e.Exporter.Export(ctx, rm)
 	}
-	req := wireRequest(b)
-	var resp wireAnswer
-	ectx, cancel := context.WithTimeout(ctx, defaultExportTimeout)
-	err := e.conn.Invoke(ectx, metricsExportMethod, &req, &resp, grpc.ForceCodecV2(wireCodec{}))
-	cutOff := ectx.Err() != nil
-	cancel()
-	if err == nil {
+	answered, cutOff, err := wireSend(ctx, e.conn, metricsExportMethod, b, defaultExportTimeout, "metric data points")
+	switch {
+	case answered:
 		e.buf = b // sent whole: its bytes are free again
-		rejected, msg, err := resp.partialSuccess()
-		if err != nil {
-			return fmt.Errorf("failed to upload metrics: %w", err)
-		}
-		if rejected != 0 || msg != "" {
-			return fmt.Errorf("failed to upload metrics: %w", partialSuccess{msg, rejected, "metric data points"})
-		}
-		return nil
-	}
-	e.buf = nil // gRPC may still hold the bytes
-	if cutOff || status.Code(err) == codes.Unimplemented {
+	case cutOff || status.Code(err) == codes.Unimplemented:
 		// Cut off, or a collector that takes no metrics (Jaeger): asking
 		// again through the exporter would only wait, or be refused again.
+		e.buf = nil // gRPC may still hold the bytes
+	default:
+		e.buf = nil
+		return e.Exporter.Export(ctx, rm)
+	}
+	if err != nil {
 		return fmt.Errorf("failed to upload metrics: %w", err)
 	}
-	return e.Exporter.Export(ctx, rm)
+	return nil
 }
 
 func (e *wireMetricExporter) Shutdown(ctx context.Context) error {

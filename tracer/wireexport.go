@@ -66,33 +66,44 @@ func (e *wireExporter) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnl
 	default:
 		enc = new(wireEncoder)
 	}
-	req := wireRequest(enc.request(spans))
-	var resp wireAnswer
-	ectx, cancel := context.WithTimeout(ctx, e.timeout)
-	err := e.conn.Invoke(ectx, exportMethod, &req, &resp, grpc.ForceCodecV2(wireCodec{}))
-	cutOff := ectx.Err() != nil
-	cancel()
-	if err == nil {
-		// Answered: the request was sent whole, its bytes are free again.
-		// (After a failure gRPC may still hold them: they are left to the
-		// garbage collector.)
+	answered, cutOff, err := wireSend(ctx, e.conn, exportMethod, enc.request(spans), e.timeout, "spans")
+	if answered {
+		// The request was sent whole: its bytes are free again. (After a
+		// failure gRPC may still hold them: they are left to the garbage
+		// collector.)
 		select {
 		case e.free <- enc:
 		default:
 		}
-		rejected, msg, err := resp.partialSuccess()
+	}
+	if answered || cutOff {
 		if err != nil {
 			return fmt.Errorf("traces export: %w", err)
 		}
-		if rejected != 0 || msg != "" {
-			return fmt.Errorf("traces export: %w", partialSuccess{msg, rejected, "spans"})
-		}
 		return nil
 	}
-	if cutOff {
-		return fmt.Errorf("traces export: %w", err)
-	}
 	return e.std.ExportSpans(ctx, spans)
+}
+
+// wireSend sends req, an encoded export request, as method on conn within
+// timeout. answered says the collector took the request: err is then its
+// partial success, if it said one (kind names what it rejected), or an
+// answer that cannot be read. Otherwise err is why it failed, and cutOff
+// says the deadline ended it.
+func wireSend(ctx context.Context, conn *grpc.ClientConn, method string, req wireRequest, timeout time.Duration, kind string) (answered, cutOff bool, err error) {
+	var resp wireAnswer
+	ectx, cancel := context.WithTimeout(ctx, timeout)
+	err = conn.Invoke(ectx, method, &req, &resp, grpc.ForceCodecV2(wireCodec{}))
+	cutOff = ectx.Err() != nil
+	cancel()
+	if err != nil {
+		return false, cutOff, err
+	}
+	rejected, msg, err := resp.partialSuccess()
+	if err == nil && (rejected != 0 || msg != "") {
+		err = partialSuccess{msg, rejected, kind}
+	}
+	return true, false, err
 }
 
 func (e *wireExporter) Shutdown(ctx context.Context) error {
