@@ -21,10 +21,13 @@ type earlyTurns struct {
 	next  spanmap.Turns
 	first trace.SpanContext // the run's first session; invalid: none reserved
 
-	mu      sync.Mutex
-	reads   map[string]*lastTurn         // by conversation: a read under way or done
-	written map[string]trace.SpanContext // what was written ahead, by conversation
-	wrote   chan struct{}                // closed when the last write begun so far is done
+	mu    sync.Mutex
+	reads map[string]*lastTurn // by conversation: a read under way or done
+	// ahead is the turn written ahead of its session's end, in the
+	// conversation aheadOf; its SetLast then writes nothing.
+	ahead   trace.SpanContext
+	aheadOf string
+	wrote   chan struct{} // closed when the last write begun so far is done
 }
 
 // lastTurn is one read of a conversation's last turn.
@@ -40,7 +43,7 @@ type lastTurn struct {
 func newEarlyTurns(next spanmap.Turns, first trace.SpanContext) *earlyTurns {
 	wrote := make(chan struct{})
 	close(wrote)
-	return &earlyTurns{next: next, first: first, reads: map[string]*lastTurn{}, written: map[string]trace.SpanContext{}, wrote: wrote}
+	return &earlyTurns{next: next, first: first, reads: map[string]*lastTurn{}, wrote: wrote}
 }
 
 // prefetch starts reading the conversation's last turn, after the writes
@@ -59,7 +62,7 @@ func (t *earlyTurns) prefetch(conversation string) {
 	ahead := t.first
 	t.first = trace.SpanContext{} // only the first conversation is the first session's
 	if ahead.IsValid() {
-		t.written[conversation] = ahead
+		t.ahead, t.aheadOf = ahead, conversation
 		done := make(chan struct{})
 		t.wrote = done
 		go func() {
@@ -99,10 +102,9 @@ func (t *earlyTurns) Last(conversation string) (trace.SpanContext, bool) {
 func (t *earlyTurns) SetLast(conversation string, root trace.SpanContext) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if sc, ok := t.written[conversation]; ok && sc.Equal(root) {
+	if conversation == t.aheadOf && root.Equal(t.ahead) {
 		return
 	}
-	delete(t.written, conversation)
 	before, done := t.wrote, make(chan struct{})
 	t.wrote = done
 	go func() {
