@@ -13,8 +13,6 @@ import (
 	"go.opentelemetry.io/otel/sdk/resource"
 	colmetricpb "go.opentelemetry.io/proto/otlp/collector/metrics/v1"
 	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/cursor-otel/cursor-otel/internal/otlptest"
@@ -99,11 +97,7 @@ func TestWireMetricsRequestIsTheExporters(t *testing.T) {
 	}
 
 	recv := otlptest.StartGRPC(t)
-	conn, err := grpc.NewClient(strings.TrimPrefix(recv.Endpoint, "http://"), grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := dialReceiver(t, recv)
 	std2, err := otlpmetricgrpc.New(ctx, otlpmetricgrpc.WithGRPCConn(conn))
 	if err != nil {
 		t.Fatal(err)
@@ -145,11 +139,7 @@ func TestWireMetricsFailureIsTheExporters(t *testing.T) {
 	ctx := context.Background()
 	recv := otlptest.StartGRPC(t)
 	recv.Refuse(errRefusedForTest)
-	conn, err := grpc.NewClient(strings.TrimPrefix(recv.Endpoint, "http://"), grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := dialReceiver(t, recv)
 	std, err := otlpmetricgrpc.New(ctx, otlpmetricgrpc.WithGRPCConn(conn), otlpmetricgrpc.WithRetry(otlpmetricgrpc.RetryConfig{Enabled: false}))
 	if err != nil {
 		t.Fatal(err)

@@ -121,11 +121,7 @@ func TestWireRequestIsTheExporters(t *testing.T) {
 	}
 
 	recv := otlptest.StartGRPC(t)
-	conn, err := grpc.NewClient(strings.TrimPrefix(recv.Endpoint, "http://"), grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := dialReceiver(t, recv)
 	std2, err := otlptracegrpc.New(ctx, otlptracegrpc.WithGRPCConn(conn))
 	if err != nil {
 		t.Fatal(err)
@@ -148,11 +144,7 @@ func TestWireExporterFailureIsTheExporters(t *testing.T) {
 	ctx := context.Background()
 	recv := otlptest.StartGRPC(t)
 	recv.Refuse(errRefusedForTest)
-	conn, err := grpc.NewClient(strings.TrimPrefix(recv.Endpoint, "http://"), grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := dialReceiver(t, recv)
 	std, err := otlptracegrpc.New(ctx, otlptracegrpc.WithGRPCConn(conn), otlptracegrpc.WithRetry(otlptracegrpc.RetryConfig{Enabled: false}))
 	if err != nil {
 		t.Fatal(err)
@@ -164,4 +156,16 @@ func TestWireExporterFailureIsTheExporters(t *testing.T) {
 	if n := recv.SpanCount(); n != 0 {
 		t.Fatalf("%d spans taken by a refusing collector", n)
 	}
+}
+
+// dialReceiver is a connection to recv, as cursor-otel dials one for the
+// wire exporters, closed when the test ends.
+func dialReceiver(t *testing.T, recv *otlptest.Receiver) *grpc.ClientConn {
+	t.Helper()
+	conn, err := grpc.NewClient(strings.TrimPrefix(recv.Endpoint, "http://"), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return conn
 }
