@@ -114,33 +114,26 @@ func (r *Recorder) emit(p *draft) {
 // emitSpan makes the span p describes in tracer, under ctx's span when p
 // names no parent, and ends it.
 func emitSpan(ctx context.Context, tracer trace.Tracer, capture bool, p *draft) {
-	taken(capture, p).make(ctx, tracer)
+	s := taken(capture, p)
+	s.make(ctx, tracer)
 }
 
-// madeSpan is what the SDK is given of a draft, taken as it is emitted:
-// the draft, and the session's it names its agent and conversation from,
-// may change after.
-type madeSpan struct {
-	p     draft // its attrs, the taken ones
-	attrs []attribute.KeyValue
-}
-
-// taken is p as its span is made. Without content capture a tool's span
-// gets its metadata view.
-func taken(capture bool, p *draft) madeSpan {
+// taken is p as its span is made, a copy: the draft, and the session's
+// it names its agent and conversation from (in, left out), may change
+// after. Without content capture a tool's span gets its metadata view.
+func taken(capture bool, p *draft) draft {
 	attrs := p.withIdentity()
 	if !capture && Value(attrs, OperationName).AsString() == OpExecuteTool {
 		attrs = append(attrs, metadataView(attrs)...)
 	}
-	s := madeSpan{p: *p, attrs: slices.Clip(attrs)} // an append after this one copies
-	s.p.in, s.p.attrs = nil, nil
+	s := *p
+	s.in, s.attrs = nil, slices.Clip(attrs) // an append after this one copies
 	return s
 }
 
 // make makes the span in tracer, under ctx's span when it names no
 // parent, and ends it.
-func (s madeSpan) make(ctx context.Context, tracer trace.Tracer) {
-	p := &s.p
+func (p *draft) make(ctx context.Context, tracer trace.Tracer) {
 	if p.parent.IsValid() {
 		ctx = trace.ContextWithSpanContext(ctx, p.parent)
 	}
@@ -149,7 +142,7 @@ func (s madeSpan) make(ctx context.Context, tracer trace.Tracer) {
 	if end.Before(p.start) {
 		end = p.start
 	}
-	_, span := tracer.Start(ctx, p.name, trace.WithTimestamp(p.start), trace.WithSpanKind(p.kind), trace.WithAttributes(s.attrs...), trace.WithLinks(p.links...))
+	_, span := tracer.Start(ctx, p.name, trace.WithTimestamp(p.start), trace.WithSpanKind(p.kind), trace.WithAttributes(p.attrs...), trace.WithLinks(p.links...))
 	if got := span.SpanContext().SpanID(); got != p.sc.SpanID() && span.IsRecording() {
 		panic(fmt.Sprintf("spanmap: span %q got ID %s, not the %s reserved: the TracerProvider must use spanmap.IDGenerator", p.name, got, p.sc.SpanID()))
 	}
@@ -169,12 +162,12 @@ func (s madeSpan) make(ctx context.Context, tracer trace.Tracer) {
 // were emitted (a trace's root after its children, as the SDK's
 // processors expect).
 type spanMaker struct {
-	spans chan madeSpan
+	spans chan draft
 	done  chan struct{}
 }
 
 func startSpanMaker(ctx context.Context, tracer trace.Tracer, waiting int) *spanMaker {
-	m := &spanMaker{spans: make(chan madeSpan, waiting), done: make(chan struct{})}
+	m := &spanMaker{spans: make(chan draft, waiting), done: make(chan struct{})}
 	go func() {
 		defer close(m.done)
 		for s := range m.spans {
