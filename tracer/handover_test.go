@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -35,9 +36,9 @@ func handingProvider(t *testing.T, recv *otlptest.Receiver, dir *spool.Dir, deli
 func TestRunHandsOverToTheDelivery(t *testing.T) {
 	recv := otlptest.StartGRPC(t)
 	dir := spool.Open(filepath.Join(t.TempDir(), "spool"), 0)
-	var calls int
+	var calls atomic.Int32 // the delivery runs on a goroutine of its own
 	deliver := func() {
-		calls++
+		calls.Add(1)
 		d, err := NewDelivery(context.Background(), Config{})
 		if err != nil {
 			t.Error(err)
@@ -52,16 +53,16 @@ func TestRunHandsOverToTheDelivery(t *testing.T) {
 	to, _ := Destination(os.Getenv)
 	endSpans(p, 5)
 	r := p.Shutdown(context.Background())
-	if r.Exported != 5 || r.Handed != 0 || r.Warning() != "" || calls != 1 {
-		t.Errorf("report %+v (warning %q), delivery started %d times; want 5 exported by the delivery, nothing said", r, r.Warning(), calls)
+	if r.Exported != 5 || r.Handed != 0 || r.Warning() != "" || calls.Load() != 1 {
+		t.Errorf("report %+v (warning %q), delivery started %d times; want 5 exported by the delivery, nothing said", r, r.Warning(), calls.Load())
 	}
 	if recv.SpanCount() != 5 || !dir.Prompt(to) {
 		t.Errorf("%d spans at the collector, prompt noted %v; want 5, and the prompt answer noted", recv.SpanCount(), dir.Prompt(to))
 	}
 	p = handingProvider(t, recv, dir, deliver)
 	endSpans(p, 5)
-	if r := p.Shutdown(context.Background()); r.Exported != 5 || calls != 1 || recv.SpanCount() != 10 {
-		t.Errorf("second run: %+v, delivery started %d times, %d spans at the collector; want 5 sent by the run itself", r, calls, recv.SpanCount())
+	if r := p.Shutdown(context.Background()); r.Exported != 5 || calls.Load() != 1 || recv.SpanCount() != 10 {
+		t.Errorf("second run: %+v, delivery started %d times, %d spans at the collector; want 5 sent by the run itself", r, calls.Load(), recv.SpanCount())
 	}
 }
 
