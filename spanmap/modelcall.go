@@ -88,7 +88,9 @@ func (mc *modelCall) output(t time.Time, told bool) {
 	}
 }
 
-func (mc *modelCall) think(e *parse.Thinking, t time.Time, told bool) {
+// think records thinking at t: a delta, or n of them folded into one
+// (deltaRun), or the end of the phase.
+func (mc *modelCall) think(e *parse.Thinking, t time.Time, told bool, n int) {
 	mc.output(t, told)
 	if mc.phase == nil {
 		mc.phase = &thinkingPhase{start: t, last: t}
@@ -100,7 +102,7 @@ func (mc *modelCall) think(e *parse.Thinking, t time.Time, told bool) {
 		mc.endThinking()
 		return
 	}
-	p.deltas++
+	p.deltas += n
 	if mc.sess.rec.opts.CaptureContent {
 		p.text.add(e.Text)
 	}

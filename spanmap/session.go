@@ -49,6 +49,7 @@ type session struct {
 	invalid, unknow int
 	waited          time.Duration // on interaction requests (approvals)
 
+	run          deltaRun  // the thinking deltas being folded into one
 	activity     time.Time // when the agent last gave output
 	stalls       int
 	longestStall time.Duration
@@ -95,8 +96,18 @@ func (s *session) fixStart(t time.Time) {
 }
 
 // record places an event in time and handles it; in replay, events before
-// the session's first time wait for it.
+// the session's first time wait for it, and a run of thinking deltas is
+// recorded as its first and its last (see deltaRun).
 func (s *session) record(ev parse.Event, readAt time.Time) {
+	if s.fold(ev, readAt) {
+		return
+	}
+	s.unfold(ev)
+	s.recordOne(ev, readAt)
+}
+
+// recordOne places one event in time and handles it.
+func (s *session) recordOne(ev parse.Event, readAt time.Time) {
 	s.readAt = readAt
 	t, told, ok := s.clock.place(streamTime(ev), readAt)
 	if !ok {
@@ -141,7 +152,9 @@ func (s *session) handle(ev parse.Event, t time.Time, told bool) {
 			s.prompt.add(e.Text)
 		}
 	case *parse.Thinking:
-		s.modelCallFor(h, t, told).think(e, t, told)
+		s.modelCallFor(h, t, told).think(e, t, told, 1)
+	case *foldedDeltas:
+		s.modelCallFor(h, t, told).think(e.Thinking, t, told, e.n)
 	case *parse.Assistant:
 		s.modelCallFor(h, t, told).say(e, t, told)
 	case *parse.ToolStarted:
@@ -175,7 +188,7 @@ func (s *session) handle(ev parse.Event, t time.Time, told bool) {
 		}
 	}
 	switch ev.(type) {
-	case *parse.Init, *parse.Prompt, *parse.Thinking, *parse.Assistant, *parse.ToolStarted, *parse.ToolCompleted:
+	case *parse.Init, *parse.Prompt, *parse.Thinking, *foldedDeltas, *parse.Assistant, *parse.ToolStarted, *parse.ToolCompleted:
 		// A step of the agent: the next model call waits from here. A
 		// reconnect or an error line while it waits does not end the wait.
 		s.prev, s.prevTold = later(t, end), told
@@ -334,6 +347,7 @@ func (s *session) endModelCall(mc *modelCall) {
 
 // finish ends the session and everything still open in it.
 func (s *session) finish(end End) {
+	s.unfold(nil)
 	if len(s.waiting) > 0 {
 		t := s.clock.latest
 		if t.IsZero() {
