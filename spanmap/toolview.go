@@ -39,29 +39,65 @@ func viewOf(keys ...attribute.Key) []fact {
 	return facts
 }
 
-// metadataView is a tool span's arguments and result made of its metadata;
-// nothing when it has none.
-func metadataView(attrs []attribute.KeyValue) []attribute.KeyValue {
-	var out []attribute.KeyValue
-	for _, v := range []struct {
+// views are the two views, arguments and result, as metadataView makes
+// them; viewed places each fact's key in them.
+var (
+	views = [...]struct {
 		key   attribute.Key
 		facts []fact
-	}{{ToolArguments, argumentFacts}, {ToolResult, resultFacts}} {
-		if Value(attrs, v.key).Type() != attribute.EMPTY {
+	}{{ToolArguments, argumentFacts}, {ToolResult, resultFacts}}
+	viewed = func() map[attribute.Key]factPlace {
+		m := map[attribute.Key]factPlace{}
+		for v, view := range views {
+			for i, f := range view.facts {
+				m[f.key] = factPlace{v, i}
+			}
+		}
+		return m
+	}()
+)
+
+// factPlace is where a fact is shown: which view, and where in its facts.
+type factPlace struct{ view, i int }
+
+// maxFacts bounds the facts of a view.
+const maxFacts = 16
+
+// metadataView is a tool span's arguments and result made of its metadata;
+// nothing when it has none. It reads the attributes once: a tool span has
+// twenty or so, and the views twenty facts (looking each up took 4% of a
+// thinking-heavy replay).
+func metadataView(attrs []attribute.KeyValue) []attribute.KeyValue {
+	var vals [len(views)][maxFacts]attribute.Value
+	var seen [len(views)][maxFacts]bool
+	var captured, keyed [len(views)]bool
+	for _, a := range attrs {
+		for v := range views {
+			if a.Key == views[v].key && !keyed[v] {
+				captured[v], keyed[v] = a.Value.Type() != attribute.EMPTY, true
+			}
+		}
+		if p, ok := viewed[a.Key]; ok && !seen[p.view][p.i] {
+			vals[p.view][p.i], seen[p.view][p.i] = a.Value, true
+		}
+	}
+	var out []attribute.KeyValue
+	for v, view := range views {
+		if captured[v] {
 			continue // captured content: the real thing
 		}
-		if b := appendView(nil, attrs, v.facts); b != nil {
-			out = append(out, v.key.String(string(b)))
+		if b := appendView(nil, vals[v][:len(view.facts)], view.facts); b != nil {
+			out = append(out, view.key.String(string(b)))
 		}
 	}
 	return out
 }
 
-// appendView appends, as a JSON object, the facts attrs has; nothing when
-// it has none.
-func appendView(b []byte, attrs []attribute.KeyValue, facts []fact) []byte {
-	for _, f := range facts {
-		val := Value(attrs, f.key)
+// appendView appends, as a JSON object, the facts that have a value
+// (vals[i] being facts[i]'s); nothing when none has.
+func appendView(b []byte, vals []attribute.Value, facts []fact) []byte {
+	for i, f := range facts {
+		val := vals[i]
 		if val.Type() == attribute.EMPTY {
 			continue
 		}

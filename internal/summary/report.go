@@ -146,18 +146,22 @@ func Traces(spans []sdktrace.ReadOnlySpan) [][]sdktrace.ReadOnlySpan {
 // when they hold no session span.
 func FromTrace(spans []sdktrace.ReadOnlySpan) (Report, bool) {
 	var session sdktrace.ReadOnlySpan
-	var chats, tools []sdktrace.ReadOnlySpan
-	inTrace := map[trace.SpanID]bool{}
-	for _, s := range spans {
-		inTrace[s.SpanContext().SpanID()] = true
-	}
+	chats, tools := make([]sdktrace.ReadOnlySpan, 0, len(spans)), make([]sdktrace.ReadOnlySpan, 0, len(spans))
+	var inTrace map[trace.SpanID]bool // made when a session's name does not say
 	for _, s := range spans {
 		switch spanmap.Value(s.Attributes(), spanmap.OperationName).AsString() {
 		case spanmap.OpInvokeAgent:
 			// The session: not a subagent's (under a span of the trace),
 			// nor a conversation's end; an ACP agent names its own
 			// (invoke_agent {agent}).
-			root := s.Name() == spanmap.SessionName || !inTrace[s.Parent().SpanID()]
+			root := s.Name() == spanmap.SessionName
+			if !root && inTrace == nil {
+				inTrace = make(map[trace.SpanID]bool, len(spans))
+				for _, s := range spans {
+					inTrace[s.SpanContext().SpanID()] = true
+				}
+			}
+			root = root || !inTrace[s.Parent().SpanID()]
 			if root && !spanmap.IsSessionEnd(s.Attributes()) {
 				session = s
 			}
@@ -209,8 +213,9 @@ func FromTrace(spans []sdktrace.ReadOnlySpan) (Report, bool) {
 	r.PricedAs = spanmap.Value(attrs, spanmap.CostModel).AsString()
 	r.BudgetUSD = floatPtr(spanmap.Value(attrs, spanmap.CostBudget))
 
-	var chatSpans, toolSpans []interval
-	chatIndex := map[trace.SpanID]int{}
+	chatSpans, toolSpans := make([]interval, 0, len(chats)), make([]interval, 0, len(tools))
+	r.ModelCalls, r.ToolCalls = make([]ModelCall, 0, len(chats)), make([]ToolCall, 0, len(tools))
+	chatIndex := make(map[trace.SpanID]int, len(chats))
 	for i, c := range chats {
 		a := c.Attributes()
 		mc := ModelCall{
@@ -266,12 +271,10 @@ func FromTrace(spans []sdktrace.ReadOnlySpan) (Report, bool) {
 	slices.SortFunc(r.ToolKinds, func(a, b ToolKind) int {
 		return cmp.Or(cmp.Compare(b.TotalMs, a.TotalMs), strings.Compare(a.Name, b.Name))
 	})
-	r.Slowest = slices.Clone(r.ToolCalls)
-	slices.SortStableFunc(r.Slowest, func(a, b ToolCall) int { return cmp.Compare(b.DurationMs, a.DurationMs) })
-	r.Slowest = r.Slowest[:min(slowest, len(r.Slowest))]
+	r.Slowest = slowestOf(r.ToolCalls)
 
 	// The split, rounded so that its parts add up to the wall time exactly.
-	busy := ms(union(append(slices.Clone(chatSpans), toolSpans...)))
+	busy := ms(union(merged(chatSpans, toolSpans)))
 	r.Split.ToolsMs = ms(union(toolSpans))
 	r.Split.ModelMs = busy - r.Split.ToolsMs
 	r.Split.IdleMs = r.WallMs - busy
@@ -314,9 +317,43 @@ func reconnects(session sdktrace.ReadOnlySpan) (reconnecting int64, retries int)
 
 type interval struct{ start, end time.Time }
 
-// union is the time covered by at least one of the intervals.
+// merged is a and b, each in the order of their starts, in that order.
+func merged(a, b []interval) []interval {
+	out := make([]interval, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if b[0].start.Before(a[0].start) {
+			out, b = append(out, b[0]), b[1:]
+		} else {
+			out, a = append(out, a[0]), a[1:]
+		}
+	}
+	return append(append(out, a...), b...)
+}
+
+// slowestOf is the slowest tool calls, at most slowest of them, the
+// slowest first, in their order among calls as long.
+func slowestOf(calls []ToolCall) []ToolCall {
+	out := make([]ToolCall, 0, slowest)
+	for _, c := range calls {
+		i := len(out)
+		for i > 0 && out[i-1].DurationMs < c.DurationMs {
+			i--
+		}
+		if i == slowest {
+			continue
+		}
+		if len(out) < slowest {
+			out = append(out, ToolCall{})
+		}
+		copy(out[i+1:], out[i:])
+		out[i] = c
+	}
+	return out
+}
+
+// union is the time covered by at least one of the intervals, which are
+// in the order of their starts.
 func union(iv []interval) time.Duration {
-	slices.SortFunc(iv, func(a, b interval) int { return a.start.Compare(b.start) })
 	var total time.Duration
 	var cur interval
 	for i, v := range iv {

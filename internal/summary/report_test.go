@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -232,5 +234,41 @@ func TestTraces(t *testing.T) {
 	}
 	if want := []string{"a,c", "b,d", "e"}; !slices.Equal(names, want) {
 		t.Errorf("Traces: %q, want %q", names, want)
+	}
+}
+
+// The slowest tool calls are those a stable sort by duration puts first,
+// and the busy time is that of the intervals sorted together, whatever
+// the durations and starts (ties included).
+func TestSlowestAndMerged(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	origin := time.Unix(1790000000, 0)
+	for n := range 40 {
+		calls := make([]ToolCall, n)
+		for i := range calls {
+			calls[i] = ToolCall{Name: fmt.Sprint(i), DurationMs: rng.Int64N(4)}
+		}
+		want := slices.Clone(calls)
+		slices.SortStableFunc(want, func(a, b ToolCall) int { return int(b.DurationMs - a.DurationMs) })
+		want = want[:min(slowest, len(want))]
+		if got := slowestOf(calls); !slices.Equal(got, want) {
+			t.Errorf("%d calls: slowest %v, want %v", n, got, want)
+		}
+
+		sorted := func() []interval {
+			iv := make([]interval, rng.IntN(n+1))
+			for i := range iv {
+				start := origin.Add(time.Duration(rng.IntN(20)) * time.Millisecond)
+				iv[i] = interval{start, start.Add(time.Duration(rng.IntN(5)) * time.Millisecond)}
+			}
+			slices.SortFunc(iv, func(a, b interval) int { return a.start.Compare(b.start) })
+			return iv
+		}
+		a, b := sorted(), sorted()
+		all := append(slices.Clone(a), b...)
+		slices.SortFunc(all, func(a, b interval) int { return a.start.Compare(b.start) })
+		if got, want := union(merged(a, b)), union(all); got != want {
+			t.Errorf("busy %v, want %v", got, want)
+		}
 	}
 }
