@@ -63,10 +63,9 @@ func (d *Decoder) Next() (Event, error) {
 		d.ending = line.Ending
 		if line.TooLong {
 			d.raw = nil
-			return &Invalid{Header: Header{Line: line.Num}, Size: line.Size,
-				Err: fmt.Errorf("%w: %d bytes", ErrLineTooLong, line.Size)}, nil
+			return tooLongLine(line.Num, line.Size), nil
 		}
-		if len(bytes.TrimSpace(line.Bytes)) == 0 {
+		if isBlank(line.Bytes) {
 			if d.blank {
 				d.raw = line.Bytes
 				return &Blank{Header: Header{Line: line.Num}}, nil
@@ -85,3 +84,16 @@ func (d *Decoder) Raw() []byte { return d.raw }
 // Ending is the line ending of the line the last event was decoded from:
 // "\n", "\r\n", or "" for a last line without one.
 func (d *Decoder) Ending() string { return d.ending }
+
+// tooLongLine is the event of a line too long to keep.
+func tooLongLine(num, size int) *Invalid {
+	return &Invalid{Header: Header{Line: num}, Size: size, Err: fmt.Errorf("%w: %d bytes", ErrLineTooLong, size)}
+}
+
+// isBlank says whether a line has nothing on it but white space.
+func isBlank(line []byte) bool {
+	if len(line) > 0 && line[0] == '{' {
+		return false // an event's line, nearly always
+	}
+	return len(bytes.TrimSpace(line)) == 0
+}

@@ -153,7 +153,7 @@ func replayFile(ctx context.Context, t trace.Tracer, name string, stdin io.Reade
 	if longer != nil {
 		decOpts = append(decOpts, parse.WithLongLines(longer))
 	}
-	// Decoding runs ahead on a core of its own while this one records.
+	// Decoding runs ahead, on every core, while this goroutine records.
 	for batch := range parse.DecodeAhead(ctx, r, decOpts...) {
 		for _, ev := range batch.Events {
 			rec.Record(ev, time.Time{})
