@@ -5,6 +5,7 @@ import (
 	"io"
 	"iter"
 	"runtime"
+	"time"
 )
 
 // Batch is a run of events decoded ahead of their reader.
@@ -73,7 +74,9 @@ type blockLine struct {
 
 // aheadDecoder is what reads a stream into blocks and decodes them.
 type aheadDecoder struct {
-	blank bool        // see WithBlankLines
+	blank bool // see WithBlankLines
+	fold  bool // see WithFoldedDeltas
+	gap   time.Duration
 	proto lineDecoder // options for each decoding goroutine's own
 	free  chan []byte // blocks' buffers to reuse
 	jobs  chan *block // blocks to decode
@@ -94,6 +97,8 @@ func startBlocks(ctx context.Context, r io.Reader, opts []Option) <-chan *block 
 	workers := min(max(runtime.GOMAXPROCS(0), 1), maxDecoders)
 	a := &aheadDecoder{
 		blank: d.blank,
+		fold:  d.fold,
+		gap:   d.foldGap,
 		proto: lineDecoder{noContent: d.line.noContent},
 		free:  make(chan []byte, batchesAhead+workers+1),
 		jobs:  make(chan *block, workers),
@@ -210,16 +215,23 @@ func (a *aheadDecoder) sendDecoded(ctx context.Context) bool {
 // decodeBlocks decodes blocks until there are no more.
 func (a *aheadDecoder) decodeBlocks() {
 	l := a.proto
+	var folder *deltaFolder
+	if a.fold {
+		folder = &deltaFolder{maxGap: a.gap}
+	}
 	for b := range a.jobs {
 		evs := make([]Event, 0, len(b.lines))
+		folder.reset() // a block does not follow the last one decoded here
 		for _, bl := range b.lines {
 			switch {
 			case bl.tooLong:
 				evs = append(evs, tooLongLine(bl.num, bl.size))
+				folder.reset() // a run of deltas ends at any other line
 			case bl.end == bl.off:
 				evs = append(evs, &Blank{Header: Header{Line: bl.num}})
+				folder.reset()
 			default:
-				evs = append(evs, l.decode(b.buf[bl.off:bl.end], bl.num))
+				evs = l.appendEvent(evs, folder, b.buf[bl.off:bl.end], bl.num)
 			}
 		}
 		b.batch.Events = evs

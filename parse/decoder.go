@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"time"
 )
 
 // Decoder reads a stream of events, one per line. Blank lines are skipped
@@ -14,6 +15,9 @@ type Decoder struct {
 	ending string
 	blank  bool
 	line   lineDecoder
+	// fold and foldGap: see WithFoldedDeltas.
+	fold    bool
+	foldGap time.Duration
 }
 
 // NewDecoder reads events from r.
@@ -43,6 +47,19 @@ func WithoutContent() Option {
 // whole. It runs on the decoding goroutine.
 func WithLongLines(longer func(size int)) Option {
 	return func(d *Decoder) { d.lines.longer = longer }
+}
+
+// WithFoldedDeltas has DecodeAhead fold each run of thinking deltas of
+// one session and model call into the first, as it is, and a *Deltas
+// after it standing for the rest: a run's deltas have times, each at most
+// maxGap after the one before (any gap, when maxGap is 0). A replay's
+// thinking is then recorded as it would be delta by delta (a phase's
+// start, end and count; no stall within it when maxGap is the stall
+// threshold), without an event for each. It holds only without content:
+// deltas with text are not folded. Decoder.Next, which gives each line's
+// event, folds nothing.
+func WithFoldedDeltas(maxGap time.Duration) Option {
+	return func(d *Decoder) { d.fold, d.foldGap = true, maxGap }
 }
 
 // WithBlankLines returns a line with nothing on it as a *Blank event, for

@@ -136,6 +136,16 @@ type Unknown struct {
 	Size int // bytes in the line
 }
 
+// Deltas is thinking deltas that followed a *Thinking delta of the same
+// session and model call, folded into one event by DecodeAhead (see
+// WithFoldedDeltas): its header is the last delta's.
+type Deltas struct {
+	Header
+	Count  int       // the deltas folded, at least one
+	First  time.Time // the first one's time
+	Before time.Time // the time of the delta before the last
+}
+
 // Blank is a line with nothing on it (see WithBlankLines).
 type Blank struct {
 	Header

@@ -222,32 +222,42 @@ const (
 // escape in its session id (nor in its text, with content); ok is false
 // for any other line, for flatThinking's scanner to read.
 func (l *lineDecoder) deltaLine(line []byte, num int) (ev *Thinking, ok bool) {
-	if len(line) < len(deltaHead) || string(line[:len(deltaHead)]) != deltaHead {
+	h, txt, ok := l.deltaHeader(line, num)
+	if !ok {
 		return nil, false
-	}
-	s := flatScanner{b: line, i: len(deltaHead) - 1} // at the text's quote
-	txt, escaped, ok := s.str()
-	if !ok || escaped && !l.noContent || !s.literal(deltaSession) {
-		return nil, false
-	}
-	s.i-- // back to the id's quote
-	session, escaped, ok := s.str()
-	if !ok || escaped || !s.literal(deltaTime) {
-		return nil, false
-	}
-	ts, ok := s.digits()
-	if !ok || !s.byte('}') || !s.end() {
-		return nil, false
-	}
-	h := Header{Line: num, Type: "thinking", Subtype: "delta", SessionID: l.ids.sessionBytes(session)}
-	if ts > 0 {
-		h.Time = time.UnixMilli(ts)
 	}
 	th := l.newThinking(h)
 	if !l.noContent {
 		th.Text = text(txt)
 	}
 	return th, true
+}
+
+// deltaHeader reads a line deltaLine reads, without making its event: its
+// header and its text as written.
+func (l *lineDecoder) deltaHeader(line []byte, num int) (h Header, txt []byte, ok bool) {
+	if len(line) < len(deltaHead) || string(line[:len(deltaHead)]) != deltaHead {
+		return Header{}, nil, false
+	}
+	s := flatScanner{b: line, i: len(deltaHead) - 1} // at the text's quote
+	txt, escaped, ok := s.str()
+	if !ok || escaped && !l.noContent || !s.literal(deltaSession) {
+		return Header{}, nil, false
+	}
+	s.i-- // back to the id's quote
+	session, escaped, ok := s.str()
+	if !ok || escaped || !s.literal(deltaTime) {
+		return Header{}, nil, false
+	}
+	ts, ok := s.digits()
+	if !ok || !s.byte('}') || !s.end() {
+		return Header{}, nil, false
+	}
+	h = Header{Line: num, Type: "thinking", Subtype: "delta", SessionID: l.ids.sessionBytes(session)}
+	if ts > 0 {
+		h.Time = time.UnixMilli(ts)
+	}
+	return h, txt, true
 }
 
 // literal reads lit, byte for byte, where the scanner is.

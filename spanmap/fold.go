@@ -35,18 +35,37 @@ type foldedDeltas struct {
 // did. Without a run, a delta that could head one starts it (and is
 // still recorded).
 func (s *session) fold(ev parse.Event, readAt time.Time) bool {
-	th, ok := ev.(*parse.Thinking)
-	if !ok || !readAt.IsZero() || th.Done || th.Time.IsZero() || s.rec.opts.CaptureContent || s.rec.opts.unfolded {
+	if !readAt.IsZero() || s.rec.opts.CaptureContent || s.rec.opts.unfolded {
 		return false
 	}
+	switch e := ev.(type) {
+	case *parse.Thinking:
+		if e.Done || e.Time.IsZero() || !s.continues(&e.Header, e.Time) {
+			return false
+		}
+		s.run.n++
+		s.run.before, s.run.last = s.run.last, e.Time
+		return true
+	case *parse.Deltas:
+		// Deltas the decoder folded (parse.WithFoldedDeltas) after a delta
+		// recorded or folded here.
+		if !s.continues(&e.Header, e.First) {
+			return false
+		}
+		s.run.n += e.Count
+		s.run.before, s.run.last = e.Before, e.Time
+		return true
+	}
+	return false
+}
+
+// continues says whether a delta of header h at t continues the run under
+// way: the same session and model call, no earlier, and not after a gap
+// a stall event would mark.
+func (s *session) continues(h *parse.Header, t time.Time) bool {
 	r := &s.run
-	if r.head == nil || th.SessionID != r.head.SessionID || th.ModelCallID != r.head.ModelCallID ||
-		th.Time.Before(r.last) || s.rec.opts.StallAfter > 0 && th.Time.Sub(r.last) > s.rec.opts.StallAfter {
-		return false
-	}
-	r.n++
-	r.before, r.last = r.last, th.Time
-	return true
+	return r.head != nil && h.SessionID == r.head.SessionID && h.ModelCallID == r.head.ModelCallID &&
+		!t.Before(r.last) && (s.rec.opts.StallAfter <= 0 || t.Sub(r.last) <= s.rec.opts.StallAfter)
 }
 
 // unfold records the run under way, if it counted any delta after its

@@ -1,12 +1,13 @@
 package spanmap
 
 import (
+	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/cursor-otel/cursor-otel/internal/golden"
@@ -15,7 +16,8 @@ import (
 
 // A run of thinking deltas recorded as its first and its last gives the
 // spans recording each delta gives, for every golden stream and real
-// recording, with stalls measured and without.
+// recording, with stalls measured and without: folded here, folded by the
+// decoder (parse.WithFoldedDeltas) and here, and by the decoder alone.
 func TestFoldedDeltasAreTheSame(t *testing.T) {
 	paths, _ := filepath.Glob("testdata/streams/*.ndjson")
 	examples, _ := filepath.Glob("../examples/*.ndjson")
@@ -27,15 +29,45 @@ func TestFoldedDeltasAreTheSame(t *testing.T) {
 	for _, path := range paths {
 		for _, opts := range []Options{{}, {StallAfter: 2 * time.Second}} {
 			t.Run(filepath.Base(path), func(t *testing.T) {
-				folded := recordFile(t, path, opts)
-				opts.unfolded = true
-				oneByOne := recordFile(t, path, opts)
-				if want, got := golden.Render(golden.FromStubs(oneByOne)), golden.Render(golden.FromStubs(folded)); got != want {
-					t.Errorf("folded deltas make other spans:\n%s\nwant:\n%s", got, want)
+				stream, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				unfolded := opts
+				unfolded.unfolded = true
+				want := golden.Render(golden.FromStubs(record(t, bytes.NewReader(stream), unfolded)))
+				for name, spans := range map[string]tracetest.SpanStubs{
+					"folded here":                 record(t, bytes.NewReader(stream), opts),
+					"folded by the decoder":       recordAhead(t, stream, unfolded),
+					"folded by the decoder, here": recordAhead(t, stream, opts),
+				} {
+					if got := golden.Render(golden.FromStubs(spans)); got != want {
+						t.Errorf("deltas %s make other spans:\n%s\nwant:\n%s", name, got, want)
+					}
 				}
 			})
 		}
 	}
+}
+
+// recordAhead records stream as replay does: decoded ahead, without
+// content, its deltas folded up to the stall threshold.
+func recordAhead(t testing.TB, stream []byte, opts Options) tracetest.SpanStubs {
+	t.Helper()
+	if opts.Now == nil {
+		opts.Now = func() time.Time { return replayTime }
+	}
+	rec, exp := newTestRecorder(opts)
+	for b := range parse.DecodeAhead(context.Background(), bytes.NewReader(stream), parse.WithoutContent(), parse.WithFoldedDeltas(opts.StallAfter)) {
+		if b.Err != nil {
+			t.Fatal(b.Err)
+		}
+		for _, ev := range b.Events {
+			rec.Record(ev, time.Time{})
+		}
+	}
+	rec.Finish(End{})
+	return exp.GetSpans()
 }
 
 // Whatever the order of events and their times, folding changes no span:
@@ -48,23 +80,27 @@ func FuzzFoldedDeltas(f *testing.F) {
 		if len(program) > 3*2000 {
 			return
 		}
-		render := func(unfolded bool) string {
-			exp := tracetest.NewInMemoryExporter()
-			tp := sdktrace.NewTracerProvider(sdktrace.WithIDGenerator(NewIDGenerator()), sdktrace.WithSyncer(exp))
-			rec := NewRecorder(context.Background(), tp.Tracer("fuzz"), Options{StallAfter: 250 * time.Millisecond, unfolded: unfolded,
-				Now: func() time.Time { return time.Unix(1790000000, 0) }})
-			for i := 0; i+2 < len(program); i += 3 {
-				kind, flags := program[i], program[i+2]
-				if kind%14 == 2 && flags&16 != 0 {
-					flags |= 8 // a delta's time goes back more often than other events'
-				}
-				rec.Record(parse.Decode(programLine(kind, program[i+1], flags, i/3), i/3+1), time.Time{})
+		var stream bytes.Buffer
+		for i := 0; i+2 < len(program); i += 3 {
+			kind, flags := program[i], program[i+2]
+			if kind%14 == 2 && flags&16 != 0 {
+				flags |= 8 // a delta's time goes back more often than other events'
 			}
-			rec.Finish(End{})
-			return golden.Render(golden.FromStubs(exp.GetSpans()))
+			stream.Write(programLine(kind, program[i+1], flags, i/3))
+			stream.WriteByte('\n')
 		}
-		if want, got := render(true), render(false); got != want {
-			t.Fatalf("folded deltas make other spans:\n%s\nwant:\n%s", got, want)
+		opts := Options{StallAfter: 250 * time.Millisecond, Now: func() time.Time { return time.Unix(1790000000, 0) }}
+		unfolded := opts
+		unfolded.unfolded = true
+		want := golden.Render(golden.FromStubs(record(t, bytes.NewReader(stream.Bytes()), unfolded)))
+		for name, spans := range map[string]tracetest.SpanStubs{
+			"folded here":                 record(t, bytes.NewReader(stream.Bytes()), opts),
+			"folded by the decoder":       recordAhead(t, stream.Bytes(), unfolded),
+			"folded by the decoder, here": recordAhead(t, stream.Bytes(), opts),
+		} {
+			if got := golden.Render(golden.FromStubs(spans)); got != want {
+				t.Fatalf("deltas %s make other spans:\n%s\nwant:\n%s", name, got, want)
+			}
 		}
 	})
 }

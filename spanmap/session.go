@@ -103,6 +103,11 @@ func (s *session) record(ev parse.Event, readAt time.Time) {
 		return
 	}
 	s.unfold(ev)
+	if d, ok := ev.(*parse.Deltas); ok {
+		// Folded by the decoder: the deltas between were output, and a
+		// stall is measured from the one before the last.
+		s.activity = later(s.activity, d.Before.Add(s.clock.shift))
+	}
 	s.recordOne(ev, readAt)
 }
 
@@ -155,6 +160,9 @@ func (s *session) handle(ev parse.Event, t time.Time, told bool) {
 		s.modelCallFor(h, t, told).think(e, t, told, 1)
 	case *foldedDeltas:
 		s.modelCallFor(h, t, told).think(e.Thinking, t, told, e.n)
+	case *parse.Deltas:
+		th := parse.Thinking{Header: e.Header}
+		s.modelCallFor(h, t, told).think(&th, t, told, e.Count)
 	case *parse.Assistant:
 		s.modelCallFor(h, t, told).say(e, t, told)
 	case *parse.ToolStarted:
@@ -188,7 +196,7 @@ func (s *session) handle(ev parse.Event, t time.Time, told bool) {
 		}
 	}
 	switch ev.(type) {
-	case *parse.Init, *parse.Prompt, *parse.Thinking, *foldedDeltas, *parse.Assistant, *parse.ToolStarted, *parse.ToolCompleted:
+	case *parse.Init, *parse.Prompt, *parse.Thinking, *foldedDeltas, *parse.Deltas, *parse.Assistant, *parse.ToolStarted, *parse.ToolCompleted:
 		// A step of the agent: the next model call waits from here. A
 		// reconnect or an error line while it waits does not end the wait.
 		s.prev, s.prevTold = later(t, end), told

@@ -148,7 +148,9 @@ func replayFile(ctx context.Context, t trace.Tracer, name string, stdin io.Reade
 	}()
 	var decOpts []parse.Option
 	if !opts.CaptureContent {
-		decOpts = append(decOpts, parse.WithoutContent())
+		// Without content a run of thinking deltas is one event, and no
+		// stall goes unseen within it.
+		decOpts = append(decOpts, parse.WithoutContent(), parse.WithFoldedDeltas(opts.StallAfter))
 	}
 	if longer != nil {
 		decOpts = append(decOpts, parse.WithLongLines(longer))
