@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"iter"
@@ -14,35 +15,33 @@ type Batch struct {
 	Err    error // the reader's error after the last event; never io.EOF
 }
 
-// batchSize is the most events a Batch holds: enough that handing one over
-// costs little per event, few enough that the batches in flight weigh
-// little.
-const batchSize = 256
-
-// blockBytes is where a batch's lines are cut short of batchSize: a block
-// of tool results is a few hundred KiB, not a few MB.
+// blockBytes is how much of the stream a block of lines holds, and its
+// events a Batch: read and handed over at once, it costs little a line,
+// and the blocks in flight weigh a few MB at most.
 const blockBytes = 256 << 10
 
-// blockCap is a block's buffer: its lines, and one more of 64 KiB, the
-// read buffer's size, without growing.
+// blockCap is a block's buffer: its lines, and one more of 64 KiB, without
+// growing.
 const blockCap = blockBytes + 64<<10
 
-// batchesAhead is how many batches may be read, decoded or waiting ahead
-// of their reader. Decoding and recording each go fast and slow by turns
-// (a run of thinking deltas is quick to record, a run of tool calls
-// slow), so a short queue leaves each waiting on the other.
+// batchesAhead is how many blocks may be read, decoded or waiting ahead of
+// their reader. Decoding and recording each go fast and slow by turns (a
+// run of thinking deltas is quick to record, a run of tool calls slow),
+// so a short queue leaves each waiting on the other.
 const batchesAhead = 8
 
 // maxDecoders is the most goroutines that decode at once.
 const maxDecoders = 4
 
-// DecodeAhead reads r's lines on a goroutine of its own and decodes them,
-// a batch at a time, on as many goroutines as there are cores (up to
-// maxDecoders), so that reading, decoding and whatever the caller does
-// with the events share the cores. The batches come in the stream's
-// order; at most batchesAhead are ahead of the caller. A line longer than
-// maxScratchLine is decoded where it is read, uncopied, one at a time.
-// Breaking out of the loop, or cancelling ctx, stops the reading.
+// DecodeAhead reads r on a goroutine of its own, a block of whole lines at
+// a time, and decodes the blocks on as many goroutines as there are cores
+// (up to maxDecoders), so that reading, decoding and whatever the caller
+// does with the events share the cores. The batches come in the stream's
+// order, a block's events each; at most batchesAhead are ahead of the
+// caller. A line longer than maxScratchLine is decoded where it is read,
+// uncopied, one at a time. Breaking out of the loop, or cancelling ctx,
+// stops the reading. The events are the Decoder's, line for line, but
+// for runs of thinking deltas folded (WithFoldedDeltas).
 func DecodeAhead(ctx context.Context, r io.Reader, opts ...Option) iter.Seq[Batch] {
 	return func(yield func(Batch) bool) {
 		ctx, cancel := context.WithCancel(ctx)
@@ -56,20 +55,16 @@ func DecodeAhead(ctx context.Context, r io.Reader, opts ...Option) iter.Seq[Batc
 	}
 }
 
-// block is a run of lines, copied out of the reader's buffer, and, once
-// done is closed, the batch decoded from them.
+// block is a run of whole lines, and, once done is closed, the batch
+// decoded from them.
 type block struct {
-	buf   []byte
-	lines []blockLine
-	batch Batch
-	done  chan struct{}
-}
-
-// blockLine is a line of a block: buf[off:end], or a line too long to keep.
-type blockLine struct {
-	off, end  int
-	num, size int
-	tooLong   bool
+	buf   []byte // lines, each but the stream's last ending in a line feed
+	first int    // the number of its first line
+	// tooLong, when above 0, says the block is one line of that many
+	// bytes, too long to keep: buf is empty.
+	tooLong int
+	batch   Batch
+	done    chan struct{}
 }
 
 // aheadDecoder is what reads a stream into blocks and decodes them.
@@ -81,9 +76,9 @@ type aheadDecoder struct {
 	free  chan []byte // blocks' buffers to reuse
 	jobs  chan *block // blocks to decode
 	order chan *block // every block, in the stream's order
-	lines *LineReader // the stream
+
+	lines lines       // the stream, read into blocks
 	own   lineDecoder // the reading goroutine's, for the longest lines
-	next  *block      // the block being filled
 }
 
 // startBlocks starts reading r and decoding its lines, and returns the
@@ -103,7 +98,7 @@ func startBlocks(ctx context.Context, r io.Reader, opts []Option) <-chan *block 
 		free:  make(chan []byte, batchesAhead+workers+1),
 		jobs:  make(chan *block, workers),
 		order: make(chan *block, batchesAhead),
-		lines: d.lines,
+		lines: lines{r: r, max: d.lines.max, longer: d.lines.longer},
 		own:   lineDecoder{noContent: d.line.noContent},
 	}
 	for range workers {
@@ -113,102 +108,53 @@ func startBlocks(ctx context.Context, r io.Reader, opts []Option) <-chan *block 
 	return a.order
 }
 
-// read splits the stream into blocks until its end, an error or ctx's
-// cancelling.
+// read cuts the stream into blocks until its end, an error or ctx's
+// cancelling. A line longer than a block is a block of its own, decoded
+// here when longer than maxScratchLine: a tool result of many MB is
+// neither copied again nor held twice.
 func (a *aheadDecoder) read(ctx context.Context) {
 	defer close(a.order)
 	defer close(a.jobs)
-	a.next = a.newBlock()
 	for {
-		line, err := a.lines.Next()
-		if err != nil {
-			if err == io.EOF {
-				err = nil
-			}
-			a.send(ctx, err, true)
-			return
+		b := &block{done: make(chan struct{})}
+		select {
+		case b.buf = <-a.free:
+		default:
+			b.buf = make([]byte, 0, blockCap)
 		}
-		switch {
-		case line.TooLong:
-			a.next.lines = append(a.next.lines, blockLine{num: line.Num, size: line.Size, tooLong: true})
-		case isBlank(line.Bytes):
-			if !a.blank {
+		whole, err := a.lines.next(b)
+		if !whole {
+			err = a.lines.longLine(b)
+			if err == nil && len(b.buf) > maxScratchLine {
+				b.batch.Events = []Event{a.own.decode(trimEnding(b.buf), b.first)}
+				b.buf = nil
+				close(b.done)
+			}
+		}
+		b.batch.Err = err
+		last := err != nil || a.lines.done()
+		if len(b.buf) == 0 && b.tooLong == 0 && b.batch.Events == nil {
+			if err == nil {
+				if last {
+					return
+				}
 				continue
 			}
-			a.next.lines = append(a.next.lines, blockLine{num: line.Num})
-		case len(line.Bytes) > maxScratchLine:
-			// Decoded here, in the reader's buffer: a tool result of many
-			// MB is neither copied nor held twice.
-			if len(a.next.lines) > 0 && !a.send(ctx, nil, false) {
-				return
-			}
-			ev := a.own.decode(line.Bytes, line.Num)
-			a.next.batch.Events = append(a.next.batch.Events, ev)
-			close(a.next.done)
-			if !a.sendDecoded(ctx) {
-				return
-			}
-			continue
+			close(b.done) // only the error to hand over
+		}
+		select {
+		case a.order <- b:
+		case <-ctx.Done():
+			return
+		}
+		select {
+		case <-b.done: // decoded already
 		default:
-			off := len(a.next.buf)
-			a.next.buf = append(a.next.buf, line.Bytes...)
-			a.next.lines = append(a.next.lines, blockLine{off: off, end: len(a.next.buf), num: line.Num, size: line.Size})
+			a.jobs <- b // decoders take every block in order, whatever ctx says
 		}
-		if len(a.next.lines) == batchSize || len(a.next.buf) >= blockBytes {
-			if !a.send(ctx, nil, false) {
-				return
-			}
+		if last {
+			return
 		}
-	}
-}
-
-// newBlock is an empty block, its buffer reused when one is free.
-func (a *aheadDecoder) newBlock() *block {
-	b := &block{done: make(chan struct{}), lines: make([]blockLine, 0, batchSize)}
-	select {
-	case b.buf = <-a.free:
-	default:
-		b.buf = make([]byte, 0, blockCap)
-	}
-	return b
-}
-
-// send hands the block being filled over to be decoded, with err after
-// its lines, and starts the next one unless last. It is false when ctx
-// was cancelled first.
-func (a *aheadDecoder) send(ctx context.Context, err error, last bool) bool {
-	b := a.next
-	b.batch.Err = err
-	if len(b.lines) == 0 {
-		if err == nil {
-			return true // nothing to hand over
-		}
-		close(b.done)
-		return a.sendDecoded(ctx)
-	}
-	select {
-	case a.order <- b:
-	case <-ctx.Done():
-		return false
-	}
-	a.jobs <- b // decoders take every block in order, whatever ctx says
-	if !last {
-		a.next = a.newBlock()
-	}
-	return true
-}
-
-// sendDecoded hands over the block being filled, already decoded, and
-// starts the next one with its buffers.
-func (a *aheadDecoder) sendDecoded(ctx context.Context) bool {
-	b := a.next
-	a.next = &block{done: make(chan struct{}), lines: b.lines[:0], buf: b.buf}
-	b.lines, b.buf = nil, nil
-	select {
-	case a.order <- b:
-		return true
-	case <-ctx.Done():
-		return false
 	}
 }
 
@@ -220,28 +166,59 @@ func (a *aheadDecoder) decodeBlocks() {
 		folder = &deltaFolder{maxGap: a.gap}
 	}
 	for b := range a.jobs {
-		evs := make([]Event, 0, len(b.lines))
 		folder.reset() // a block does not follow the last one decoded here
-		for _, bl := range b.lines {
-			switch {
-			case bl.tooLong:
-				evs = append(evs, tooLongLine(bl.num, bl.size))
-				folder.reset() // a run of deltas ends at any other line
-			case bl.end == bl.off:
-				evs = append(evs, &Blank{Header: Header{Line: bl.num}})
-				folder.reset()
-			default:
-				evs = l.appendEvent(evs, folder, b.buf[bl.off:bl.end], bl.num)
-			}
-		}
-		b.batch.Events = evs
-		if cap(b.buf) == blockCap { // not one grown for a long line
+		b.batch.Events = a.decodeBlock(&l, folder, b)
+		if cap(b.buf) == blockCap { // not one made for a long line
 			select {
 			case a.free <- b.buf[:0]:
 			default:
 			}
 		}
-		b.buf, b.lines = nil, nil
+		b.buf = nil
 		close(b.done)
 	}
+}
+
+// decodeBlock is the events of b's lines.
+func (a *aheadDecoder) decodeBlock(l *lineDecoder, folder *deltaFolder, b *block) []Event {
+	if b.tooLong > 0 {
+		return []Event{tooLongLine(b.first, b.tooLong)}
+	}
+	evs := make([]Event, 0, 64)
+	num, rest := b.first, b.buf
+	for ; len(rest) > 0; num++ {
+		raw := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			raw, rest = rest[:i+1], rest[i+1:]
+		} else {
+			rest = nil // the stream's last line, without a line feed
+		}
+		if len(raw) > a.lines.max {
+			// Only under a limit below a block's size (a test's).
+			evs = append(evs, tooLongLine(num, len(bytes.TrimSuffix(raw, []byte{'\n'}))))
+			folder.reset()
+			continue
+		}
+		line := trimEnding(raw)
+		if isBlank(line) {
+			if a.blank {
+				evs = append(evs, &Blank{Header: Header{Line: num}})
+				folder.reset() // a run of deltas ends at any other line
+			}
+			continue
+		}
+		evs = l.appendEvent(evs, folder, line, num)
+	}
+	return evs
+}
+
+// trimEnding is line without its "\n" or "\r\n", as LineReader gives it.
+func trimEnding(line []byte) []byte {
+	if n := len(line); n > 0 && line[n-1] == '\n' {
+		line = line[:n-1]
+		if n := len(line); n > 0 && line[n-1] == '\r' {
+			line = line[:n-1]
+		}
+	}
+	return line
 }

@@ -76,9 +76,11 @@ func TestDecodeAheadStops(t *testing.T) {
 }
 
 // Decoding ahead gives exactly the events the Decoder gives, line for
-// line, for every recording here and beside the project, whatever its
-// lines' lengths: tool results of megabytes, decoded where they are read,
-// among the short lines decoded in blocks.
+// line, and its error last, for every recording here and beside the
+// project, and for lines of every length (tool results of megabytes,
+// decoded where they are read; lines past the limit, counted), line
+// endings of both kinds, a last line without one, readers that give a
+// byte at a time, half, or fail part way.
 func TestDecodeAheadIsTheDecoder(t *testing.T) {
 	paths, _ := filepath.Glob("../examples/*.ndjson")
 	real, _ := filepath.Glob("../../shared/fixtures/real/*.ndjson")
@@ -90,56 +92,92 @@ func TestDecodeAheadIsTheDecoder(t *testing.T) {
 		}
 		streams[filepath.Base(p)] = b
 	}
-	huge := `{"type":"tool_call","subtype":"completed","call_id":"c","tool_call":{"shellToolCall":{"result":{"success":{"exitCode":0,"stdout":"` +
-		strings.Repeat(`line\n`, maxScratchLine/5) + `"}}}}}`
+	result := func(n int) string {
+		return `{"type":"tool_call","subtype":"completed","call_id":"c","tool_call":{"shellToolCall":{"result":{"success":{"exitCode":0,"stdout":"` +
+			strings.Repeat(`line\n`, n/6) + `"}}}}}`
+	}
 	var mixed strings.Builder
-	for i := range 3 * batchSize {
+	for i := range 600 {
 		fmt.Fprintf(&mixed, `{"type":"thinking","subtype":"delta","text":"t%d","session_id":"s","timestamp_ms":%d}`+"\n", i, 1790000000000+i)
-		switch i % 97 {
+		switch i % 197 {
 		case 0:
-			mixed.WriteString(huge + "\n")
+			mixed.WriteString(result(maxScratchLine+1000) + "\r\n")
 		case 1:
-			mixed.WriteString("\n  \r\nnot json\n")
+			mixed.WriteString("\n  \r\nnot json\n" + result(blockBytes+5000) + "\n")
+		case 2:
+			mixed.WriteString(result(2*blockCap) + "\n" + result(blockBytes-100) + "\n")
 		}
 	}
 	streams["mixed"] = []byte(mixed.String())
-	if len(streams) < 4 {
+	streams["last line without a line feed"] = []byte(mixed.String() + result(blockBytes+7))
+	streams["a long last line"] = []byte(mixed.String() + result(maxScratchLine+7) + "\r")
+	streams["long lines"] = []byte("{}\n" + result(blockCap+10) + "\r\n{}\n" + result(maxScratchLine+10) + "\n{}")
+	if len(streams) < 6 {
 		t.Fatalf("%d streams, want the examples at least", len(streams))
 	}
+	readers := map[string]func([]byte) io.Reader{
+		"whole":              func(b []byte) io.Reader { return bytes.NewReader(b) },
+		"half":               func(b []byte) io.Reader { return iotest.HalfReader(bytes.NewReader(b)) },
+		"with EOF":           func(b []byte) io.Reader { return iotest.DataErrReader(bytes.NewReader(b)) },
+		"failing part way":   func(b []byte) io.Reader { return failAfter(b, len(b)/2) },
+		"failing at the end": func(b []byte) io.Reader { return failAfter(b, len(b)) },
+		"failing in a line":  func(b []byte) io.Reader { return failAfter(b, len(b)-3) },
+		"a byte at a time":   func(b []byte) io.Reader { return iotest.OneByteReader(bytes.NewReader(b)) },
+	}
 	for name, b := range streams {
-		for _, opts := range [][]Option{nil, {WithoutContent()}, {WithBlankLines()}} {
-			want := decodeAll(t, b, opts)
-			var got []Event
-			for batch := range DecodeAhead(context.Background(), bytes.NewReader(b), opts...) {
-				if batch.Err != nil {
-					t.Fatal(batch.Err)
+		for rname, reader := range readers {
+			if rname == "a byte at a time" && len(b) > 2<<20 {
+				continue
+			}
+			options := [][]Option{nil, {WithoutContent()}, {WithBlankLines()}, {withMaxLine(blockBytes + 2000)}}
+			if rname != "whole" {
+				options = options[:1]
+			}
+			for _, opts := range options {
+				want, wantErr := decodeAll(reader(b), opts)
+				var got []Event
+				var gotErr error
+				for batch := range DecodeAhead(context.Background(), reader(b), opts...) {
+					got = append(got, batch.Events...)
+					if batch.Err != nil {
+						gotErr = batch.Err
+					}
 				}
-				got = append(got, batch.Events...)
-			}
-			if len(got) != len(want) {
-				t.Fatalf("%s: %d events ahead, %d from the Decoder", name, len(got), len(want))
-			}
-			for i := range want {
-				if !reflect.DeepEqual(got[i], want[i]) {
-					t.Fatalf("%s: event %d ahead is\n%#v\nthe Decoder's\n%#v", name, i, got[i], want[i])
+				if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+					t.Errorf("%s, %s: error %v ahead, the Decoder's %v", name, rname, gotErr, wantErr)
+				}
+				if len(got) != len(want) {
+					t.Fatalf("%s, %s: %d events ahead, %d from the Decoder", name, rname, len(got), len(want))
+				}
+				for i := range want {
+					if !reflect.DeepEqual(got[i], want[i]) {
+						t.Fatalf("%s, %s: event %d ahead is a %T of line %d, not the Decoder's %T of line %d", name, rname, i, got[i], got[i].Head().Line, want[i], want[i].Head().Line)
+					}
 				}
 			}
 		}
 	}
 }
 
-// decodeAll is every event the Decoder gives of b.
-func decodeAll(t *testing.T, b []byte, opts []Option) []Event {
-	t.Helper()
-	dec := NewDecoder(bytes.NewReader(b), opts...)
+// withMaxLine keeps lines up to max bytes (a test's limit, not 64 MiB).
+func withMaxLine(max int) Option { return func(d *Decoder) { d.lines.max = max } }
+
+// failAfter reads b's first n bytes, then fails.
+func failAfter(b []byte, n int) io.Reader {
+	return io.MultiReader(bytes.NewReader(b[:n]), iotest.ErrReader(errors.New("disk gone")))
+}
+
+// decodeAll is every event the Decoder gives of r, and its error.
+func decodeAll(r io.Reader, opts []Option) ([]Event, error) {
+	dec := NewDecoder(r, opts...)
 	var out []Event
 	for {
 		ev, err := dec.Next()
 		if err == io.EOF {
-			return out
+			return out, nil
 		}
 		if err != nil {
-			t.Fatal(err)
+			return out, err
 		}
 		out = append(out, ev)
 	}
@@ -154,8 +192,8 @@ func FuzzDecodeAhead(f *testing.F) {
 		if len(stream) == 0 || len(stream) > 4096 {
 			return
 		}
-		long := bytes.Repeat(append(bytes.TrimRight(stream, "\n"), '\n'), 1+3*batchSize/(1+bytes.Count(stream, []byte("\n"))))
-		want := decodeAll(t, long, nil)
+		long := bytes.Repeat(append(bytes.TrimRight(stream, "\n"), '\n'), 1+3000/(1+bytes.Count(stream, []byte("\n"))))
+		want, _ := decodeAll(bytes.NewReader(long), nil)
 		var got []Event
 		for batch := range DecodeAhead(context.Background(), bytes.NewReader(long)) {
 			got = append(got, batch.Events...)

@@ -42,9 +42,10 @@ func WithoutContent() Option {
 }
 
 // WithLongLines calls longer as a line is read, each time it has grown
-// longer than every line before it (only past 64 KiB, the read buffer), so
-// that the caller can make room for a line of many megabytes before it is
-// whole. It runs on the decoding goroutine.
+// longer than every line before it (only past the read buffer: 64 KiB,
+// or with DecodeAhead a block's 256 KiB), so that the caller can make
+// room for a line of many megabytes before it is whole. It runs on the
+// reading goroutine.
 func WithLongLines(longer func(size int)) Option {
 	return func(d *Decoder) { d.lines.longer = longer }
 }

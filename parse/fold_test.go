@@ -42,7 +42,7 @@ func TestFoldedDeltas(t *testing.T) {
 					opts = append(opts, WithoutContent())
 				}
 				var got []string
-				for b := range DecodeAhead(context.Background(), strings.NewReader(strings.Join(tt.lines, "\n")), opts...) {
+				for b := range DecodeAhead(context.Background(), strings.NewReader(strings.Join(tt.lines, "\n")+"\n"), opts...) {
 					for _, ev := range b.Events {
 						got = append(got, foldedName(ev))
 					}
