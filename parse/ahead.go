@@ -84,8 +84,7 @@ type aheadDecoder struct {
 // startBlocks starts reading r and decoding its lines, and returns the
 // blocks in order. Every block sent is decoded: its done is closed.
 func startBlocks(ctx context.Context, r io.Reader, opts []Option) <-chan *block {
-	var d Decoder
-	d.lines = NewLineReader(r, DefaultMaxLine)
+	d := Decoder{lines: &LineReader{max: DefaultMaxLine}} // the options' settings; nothing read through it
 	for _, o := range opts {
 		o(&d)
 	}
