@@ -5,15 +5,17 @@ import (
 	"strconv"
 )
 
-// gcPercent is replay's GOGC: see memoryLimit.
-const gcPercent = 400
+// gcPercent is replay's GOGC: see memoryLimit. Replay's live heap is a
+// few MiB, so 800 lets the heap grow to the limit below between
+// collections: against 400 and 40 MiB, a thinking-heavy replay took 0.95×
+// the time (peak RSS 51 → 59 MiB); the bench's floor, given the same,
+// none less.
+const gcPercent = 800
 
 // baseMemoryLimit is replay's soft memory limit for streams of ordinary
-// lines: its state is per open span, a few MiB live, with the batches of
-// events decoded ahead (parse.DecodeAhead). At 32 MiB, eight batches ahead
-// instead of two made the collector run 15% more often on the span-dense
-// 210 MB mix (59-62 collections, 68-71); at 40 MiB it runs 45 times.
-const baseMemoryLimit = 40 << 20
+// lines: its state is per open span, a few MiB live, with the blocks of
+// lines decoded ahead (parse.DecodeAhead).
+const baseMemoryLimit = 48 << 20
 
 // bytesPerLineByte is the room a line takes while it is read and recorded:
 // the line reader's buffer as it grows, the tool output decoded from it,

@@ -16,12 +16,12 @@ func TestMemoryLimitGrowsWithTheLongestLine(t *testing.T) {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
 
 	longer := memoryLimit(func(string) string { return "" })
-	if got := debug.SetMemoryLimit(-1); got != 40<<20 {
-		t.Fatalf("limit before any long line: %d MiB, want 40", got>>20)
+	if got := debug.SetMemoryLimit(-1); got != 48<<20 {
+		t.Fatalf("limit before any long line: %d MiB, want 48", got>>20)
 	}
 	longer(40 << 20)
-	if got := debug.SetMemoryLimit(-1); got != (40+8*40)<<20 {
-		t.Fatalf("limit after a 40 MiB line: %d MiB, want 360", got>>20)
+	if got := debug.SetMemoryLimit(-1); got != (48+8*40)<<20 {
+		t.Fatalf("limit after a 40 MiB line: %d MiB, want 368", got>>20)
 	}
 
 	debug.SetMemoryLimit(1 << 30)
