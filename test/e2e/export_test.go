@@ -14,6 +14,7 @@ import (
 // OTLP as deployments run it: TLS with a private CA, mutual TLS, both
 // protocols; an https endpoint never falls back to plaintext.
 func TestExportTLS(t *testing.T) {
+	t.Parallel() // its own receivers and certificates: it shares nothing with another test
 	ca := otlptest.NewCA(t)
 	server := ca.Issue(t, "collector", false)
 	client := ca.Issue(t, "cursor-otel", true)
@@ -147,6 +148,7 @@ func TestMalformedOTELSettingsAreSaid(t *testing.T) {
 // so that no export nears the 4 MiB a gRPC receiver accepts: 400 tool calls
 // with 200 KB results each arrive whole.
 func TestCapturedContentFitsTheReceiver(t *testing.T) {
+	t.Parallel() // its own stream and receiver: it shares nothing with another test
 	var b strings.Builder
 	b.WriteString(`{"type":"system","subtype":"init","session_id":"big","model":"Auto"}` + "\n")
 	big := strings.Repeat("log line with détails 0123456789\n", 6000) // ~200 KB

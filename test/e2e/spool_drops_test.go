@@ -34,6 +34,7 @@ func summaryLines(t *testing.T, path string) []map[string]any {
 // was dropped, never that it was kept; nothing of it stays, the session
 // kept before stays; flush and the JSON report say so too.
 func TestSpoolSessionLargerThanTheBound(t *testing.T) {
+	t.Parallel() // its own spool, receivers and reports: it shares nothing with another test
 	dir := filepath.Join(t.TempDir(), "spool")
 	t.Cleanup(func() { waitForDeliverers(t, dir) })
 	down := otlptest.Down(t)
@@ -67,6 +68,7 @@ func TestSpoolSessionLargerThanTheBound(t *testing.T) {
 // its JSON report, and by flush afterwards, whatever background
 // deliveries ran between.
 func TestSpoolDropsAreTold(t *testing.T) {
+	t.Parallel() // its own spool, receivers and reports: it shares nothing with another test
 	dir := filepath.Join(t.TempDir(), "spool")
 	t.Cleanup(func() { waitForDeliverers(t, dir) })
 	down := otlptest.Down(t)

@@ -14,6 +14,7 @@ import (
 // gets each span once: three runs one after another, then a flush, and
 // every session arrives, none twice.
 func TestSpoolLateCollectorGetsEachSpanOnce(t *testing.T) {
+	t.Parallel() // its own spool, receivers and reports: it shares nothing with another test
 	dir := filepath.Join(t.TempDir(), "spool")
 	t.Cleanup(func() { waitForDeliverers(t, dir) })
 	recv := otlptest.StartGRPC(t)
