@@ -21,6 +21,7 @@ type lines struct {
 	carry   []byte // the start of a line the last read cut short
 	ended   bool   // r said io.EOF
 	chunk   []byte // where a long line is read, a chunk at a time
+	long    []byte // where a long line is kept, reused from line to line
 }
 
 // done says everything read has been handed out.
@@ -89,12 +90,21 @@ func (ls *lines) fill(buf *[]byte) error {
 	return nil
 }
 
-// longLine reads the rest of the line b.buf holds the start of, into a
-// buffer of its own, or, once longer than max, only counts it: then b is
-// that line too long to keep (b.tooLong).
+// longLine reads the rest of the line b.buf holds the start of, or, once
+// longer than max, only counts it: then b is that line too long to keep
+// (b.tooLong). The line is read into a buffer kept for the next: up to
+// maxScratchLine, b gets a copy of its own, to be decoded beside; past
+// it, b.buf is that buffer, valid until the next call (the line is
+// decoded before: tool results of 40 MiB each are not each a buffer
+// grown anew).
 func (ls *lines) longLine(b *block) error {
-	line := append(make([]byte, 0, 2*len(b.buf)), b.buf...)
+	line := append(ls.long[:0], b.buf...)
 	b.buf = nil
+	defer func() {
+		if line != nil {
+			ls.long = line[:0]
+		}
+	}()
 	size := len(line)
 	tooLong := size > ls.max
 	if ls.chunk == nil {
@@ -142,6 +152,9 @@ func (ls *lines) longLine(b *block) error {
 		return nil
 	}
 	b.buf = line
+	if len(line) <= maxScratchLine {
+		b.buf = append(make([]byte, 0, len(line)), line...)
+	}
 	return nil
 }
 
