@@ -14,36 +14,20 @@ import (
 	"github.com/cursor-otel/cursor-otel/parse"
 )
 
-// A run of thinking deltas recorded as its first and its last gives the
-// spans recording each delta gives, for every golden stream and real
-// recording, with stalls measured and without: folded here, folded by the
-// decoder (parse.WithFoldedDeltas) and here, and by the decoder alone.
+// Thinking deltas folded by replay's decoder (parse.WithFoldedDeltas)
+// give the spans recording each delta gives, for every golden stream and
+// real recording, with stalls measured and without.
 func TestFoldedDeltasAreTheSame(t *testing.T) {
-	paths, _ := filepath.Glob("testdata/streams/*.ndjson")
-	examples, _ := filepath.Glob("../examples/*.ndjson")
-	real, _ := filepath.Glob("../../shared/fixtures/real/*.ndjson")
-	paths = append(append(paths, examples...), real...)
-	if len(paths) < 10 {
-		t.Fatalf("%d streams, want the golden ones at least", len(paths))
-	}
-	for _, path := range paths {
+	for _, path := range everyStream(t) {
 		for _, opts := range []Options{{}, {StallAfter: 2 * time.Second}} {
 			t.Run(filepath.Base(path), func(t *testing.T) {
 				stream, err := os.ReadFile(path)
 				if err != nil {
 					t.Fatal(err)
 				}
-				unfolded := opts
-				unfolded.unfolded = true
-				want := golden.Render(golden.FromStubs(record(t, bytes.NewReader(stream), unfolded)))
-				for name, spans := range map[string]tracetest.SpanStubs{
-					"folded here":                 record(t, bytes.NewReader(stream), opts),
-					"folded by the decoder":       recordAhead(t, stream, unfolded),
-					"folded by the decoder, here": recordAhead(t, stream, opts),
-				} {
-					if got := golden.Render(golden.FromStubs(spans)); got != want {
-						t.Errorf("deltas %s make other spans:\n%s\nwant:\n%s", name, got, want)
-					}
+				want := golden.Render(golden.FromStubs(record(t, bytes.NewReader(stream), opts)))
+				if got := golden.Render(golden.FromStubs(recordAhead(t, stream, opts))); got != want {
+					t.Errorf("folded deltas make other spans:\n%s\nwant:\n%s", got, want)
 				}
 			})
 		}
@@ -90,17 +74,9 @@ func FuzzFoldedDeltas(f *testing.F) {
 			stream.WriteByte('\n')
 		}
 		opts := Options{StallAfter: 250 * time.Millisecond, Now: func() time.Time { return time.Unix(1790000000, 0) }}
-		unfolded := opts
-		unfolded.unfolded = true
-		want := golden.Render(golden.FromStubs(record(t, bytes.NewReader(stream.Bytes()), unfolded)))
-		for name, spans := range map[string]tracetest.SpanStubs{
-			"folded here":                 record(t, bytes.NewReader(stream.Bytes()), opts),
-			"folded by the decoder":       recordAhead(t, stream.Bytes(), unfolded),
-			"folded by the decoder, here": recordAhead(t, stream.Bytes(), opts),
-		} {
-			if got := golden.Render(golden.FromStubs(spans)); got != want {
-				t.Fatalf("deltas %s make other spans:\n%s\nwant:\n%s", name, got, want)
-			}
+		want := golden.Render(golden.FromStubs(record(t, bytes.NewReader(stream.Bytes()), opts)))
+		if got := golden.Render(golden.FromStubs(recordAhead(t, stream.Bytes(), opts))); got != want {
+			t.Fatalf("folded deltas make other spans:\n%s\nwant:\n%s", got, want)
 		}
 	})
 }

@@ -13,14 +13,7 @@ import (
 // waiting on the maker, and -race sees a draft changed after its span
 // was handed over.
 func TestSpansMadeBesideAreTheSame(t *testing.T) {
-	paths, _ := filepath.Glob("testdata/streams/*.ndjson")
-	examples, _ := filepath.Glob("../examples/*.ndjson")
-	real, _ := filepath.Glob("../../shared/fixtures/real/*.ndjson")
-	paths = append(append(paths, examples...), real...)
-	if len(paths) < 10 {
-		t.Fatalf("%d streams, want the golden ones at least", len(paths))
-	}
-	for _, path := range paths {
+	for _, path := range everyStream(t) {
 		for _, opts := range []Options{{}, {CaptureContent: true, MaxContent: 200}} {
 			t.Run(filepath.Base(path), func(t *testing.T) {
 				asEmitted := recordFile(t, path, opts)
@@ -37,4 +30,18 @@ func TestSpansMadeBesideAreTheSame(t *testing.T) {
 			})
 		}
 	}
+}
+
+// everyStream is every golden stream here, the examples, and the real
+// recordings beside the project when they are there.
+func everyStream(t *testing.T) []string {
+	t.Helper()
+	paths, _ := filepath.Glob("testdata/streams/*.ndjson")
+	examples, _ := filepath.Glob("../examples/*.ndjson")
+	real, _ := filepath.Glob("../../shared/fixtures/real/*.ndjson")
+	paths = append(append(paths, examples...), real...)
+	if len(paths) < 10 {
+		t.Fatalf("%d streams, want the golden ones at least", len(paths))
+	}
+	return paths
 }

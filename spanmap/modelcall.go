@@ -89,7 +89,7 @@ func (mc *modelCall) output(t time.Time, told bool) {
 }
 
 // think records thinking at t: a delta, or n of them folded into one
-// (deltaRun), or the end of the phase.
+// (parse.Deltas), or the end of the phase.
 func (mc *modelCall) think(e *parse.Thinking, t time.Time, told bool, n int) {
 	mc.output(t, told)
 	if mc.phase == nil {

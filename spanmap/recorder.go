@@ -55,10 +55,6 @@ type Options struct {
 	// machine: a session that continues a conversation (a resumed chat)
 	// links to its last turn, and becomes its last turn. Nil links none.
 	Turns Turns
-
-	// unfolded records every thinking delta one by one (see deltaRun): for
-	// the tests that hold folding to that.
-	unfolded bool
 }
 
 // Turns are the last turns of conversations, as their roots.

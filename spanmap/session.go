@@ -49,7 +49,6 @@ type session struct {
 	invalid, unknow int
 	waited          time.Duration // on interaction requests (approvals)
 
-	run          deltaRun  // the thinking deltas being folded into one
 	activity     time.Time // when the agent last gave output
 	stalls       int
 	longestStall time.Duration
@@ -96,23 +95,14 @@ func (s *session) fixStart(t time.Time) {
 }
 
 // record places an event in time and handles it; in replay, events before
-// the session's first time wait for it, and a run of thinking deltas is
-// recorded as its first and its last (see deltaRun).
+// the session's first time wait for it.
 func (s *session) record(ev parse.Event, readAt time.Time) {
-	if s.fold(ev, readAt) {
-		return
-	}
-	s.unfold(ev)
 	if d, ok := ev.(*parse.Deltas); ok {
-		// Folded by the decoder: the deltas between were output, and a
-		// stall is measured from the one before the last.
+		// Deltas replay's decoder folded (parse.WithFoldedDeltas), recorded
+		// as their last standing for all: they were output, so a stall is
+		// measured from the one before the last.
 		s.activity = later(s.activity, d.Before.Add(s.clock.shift))
 	}
-	s.recordOne(ev, readAt)
-}
-
-// recordOne places one event in time and handles it.
-func (s *session) recordOne(ev parse.Event, readAt time.Time) {
 	s.readAt = readAt
 	t, told, ok := s.clock.place(streamTime(ev), readAt)
 	if !ok {
@@ -158,8 +148,6 @@ func (s *session) handle(ev parse.Event, t time.Time, told bool) {
 		}
 	case *parse.Thinking:
 		s.modelCallFor(h, t, told).think(e, t, told, 1)
-	case *foldedDeltas:
-		s.modelCallFor(h, t, told).think(e.Thinking, t, told, e.n)
 	case *parse.Deltas:
 		th := parse.Thinking{Header: e.Header}
 		s.modelCallFor(h, t, told).think(&th, t, told, e.Count)
@@ -196,7 +184,7 @@ func (s *session) handle(ev parse.Event, t time.Time, told bool) {
 		}
 	}
 	switch ev.(type) {
-	case *parse.Init, *parse.Prompt, *parse.Thinking, *foldedDeltas, *parse.Deltas, *parse.Assistant, *parse.ToolStarted, *parse.ToolCompleted:
+	case *parse.Init, *parse.Prompt, *parse.Thinking, *parse.Deltas, *parse.Assistant, *parse.ToolStarted, *parse.ToolCompleted:
 		// A step of the agent: the next model call waits from here. A
 		// reconnect or an error line while it waits does not end the wait.
 		s.prev, s.prevTold = later(t, end), told
@@ -355,7 +343,6 @@ func (s *session) endModelCall(mc *modelCall) {
 
 // finish ends the session and everything still open in it.
 func (s *session) finish(end End) {
-	s.unfold(nil)
 	if len(s.waiting) > 0 {
 		t := s.clock.latest
 		if t.IsZero() {
