@@ -161,7 +161,7 @@ func (a *aheadDecoder) read(ctx context.Context) {
 func (a *aheadDecoder) decodeBlocks() {
 	l := a.proto
 	var folder *deltaFolder
-	if a.fold {
+	if a.fold && l.noContent { // a delta's text to keep is never folded
 		folder = &deltaFolder{maxGap: a.gap}
 	}
 	for b := range a.jobs {

@@ -37,36 +37,37 @@ func (f *deltaFolder) fold(h Header, evs []Event) (_ []Event, ok bool) {
 	return evs, true
 }
 
-// saw notes an event emitted: a delta with a time, and no text, may head
-// a run.
+// saw notes an event emitted: a delta with a time may head a run.
 func (f *deltaFolder) saw(ev Event) {
 	f.run = nil
 	th, ok := ev.(*Thinking)
-	f.open = ok && !th.Done && th.Text == "" && !th.Time.IsZero()
+	f.open = ok && !th.Done && !th.Time.IsZero()
 	if f.open {
 		f.last = th.Header
 	}
 }
 
 // appendEvent appends the event of line, or folds it into the run of
-// deltas under way (when folding: f not nil).
+// deltas under way (when folding: f not nil, and no content kept). A
+// delta in deltaLine's layout is read once, its event made only when it
+// is not folded.
 func (l *lineDecoder) appendEvent(evs []Event, f *deltaFolder, line []byte, num int) []Event {
 	if f == nil {
 		return append(evs, l.decode(line, num))
 	}
-	if !l.noContent {
-		return append(evs, l.decode(line, num)) // a delta's text is kept: no folding
-	}
+	var ev Event
 	if h, _, ok := l.deltaHeader(line, num); ok {
 		if evs, ok := f.fold(h, evs); ok {
 			return evs
 		}
-	}
-	ev := l.decode(line, num)
-	if th, ok := ev.(*Thinking); ok && !th.Done && th.Text == "" {
-		// A delta in another layout: folded all the same, its event made.
-		if evs, ok := f.fold(th.Header, evs); ok {
-			return evs
+		ev = l.newThinking(h)
+	} else {
+		ev = l.decode(line, num)
+		if th, ok := ev.(*Thinking); ok && !th.Done {
+			// A delta in another layout: folded all the same, its event made.
+			if evs, ok := f.fold(th.Header, evs); ok {
+				return evs
+			}
 		}
 	}
 	f.saw(ev)
