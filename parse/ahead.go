@@ -97,7 +97,9 @@ func startBlocks(ctx context.Context, r io.Reader, opts []Option) <-chan *block 
 		free:  make(chan []byte, batchesAhead+workers+1),
 		jobs:  make(chan *block, workers),
 		order: make(chan *block, batchesAhead),
-		lines: lines{r: r, max: d.lines.max, longer: d.lines.longer},
+		// A line of a block is at most blockCap bytes: a limit below that
+		// would have to be checked line by line.
+		lines: lines{r: r, max: max(d.lines.max, blockCap), longer: d.lines.longer},
 		own:   lineDecoder{noContent: d.line.noContent},
 	}
 	for range workers {
@@ -134,10 +136,7 @@ func (a *aheadDecoder) read(ctx context.Context) {
 		last := err != nil || a.lines.done()
 		if len(b.buf) == 0 && b.tooLong == 0 && b.batch.Events == nil {
 			if err == nil {
-				if last {
-					return
-				}
-				continue
+				return // the end: nothing after the last block
 			}
 			close(b.done) // only the error to hand over
 		}
@@ -191,12 +190,6 @@ func (a *aheadDecoder) decodeBlock(l *lineDecoder, folder *deltaFolder, b *block
 			raw, rest = rest[:i+1], rest[i+1:]
 		} else {
 			rest = nil // the stream's last line, without a line feed
-		}
-		if len(raw) > a.lines.max {
-			// Only under a limit below a block's size (a test's).
-			evs = append(evs, tooLongLine(num, len(bytes.TrimSuffix(raw, []byte{'\n'}))))
-			folder.reset()
-			continue
 		}
 		line := trimEnding(raw)
 		if isBlank(line) {

@@ -129,7 +129,7 @@ func TestDecodeAheadIsTheDecoder(t *testing.T) {
 			if rname == "a byte at a time" && len(b) > 2<<20 {
 				continue
 			}
-			options := [][]Option{nil, {WithoutContent()}, {WithBlankLines()}, {withMaxLine(blockBytes + 2000)}}
+			options := [][]Option{nil, {WithoutContent()}, {WithBlankLines()}, {withMaxLine(blockCap + 2000)}}
 			if rname != "whole" {
 				options = options[:1]
 			}
