@@ -27,7 +27,7 @@ func TestDocsSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	own := map[string]bool{}
-	for _, f := range parser.Model.Node.Flags {
+	for _, f := range wrapNode(parser).Flags {
 		own[f.Name] = true
 	}
 	var visit func(n *kong.Node)
@@ -39,7 +39,7 @@ func TestDocsSettings(t *testing.T) {
 			if !strings.Contains(page, "`--"+f.Name) {
 				t.Errorf("docs/settings.md does not show --%s (%s)", f.Name, n.Path())
 			}
-			if n == parser.Model.Node {
+			if n == wrapNode(parser) {
 				env := "CURSOR_OTEL_" + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
 				if !strings.Contains(page, "`"+env) {
 					t.Errorf("docs/settings.md does not show --%s's twin %s", f.Name, env)
@@ -52,7 +52,7 @@ func TestDocsSettings(t *testing.T) {
 	}
 	visit(parser.Model.Node)
 	if len(own) < 10 {
-		t.Fatalf("only %d flags found on the command line: is settings.Flags embedded?", len(own))
+		t.Fatalf("only %d flags found on the command line: is settings.Flags embedded in runCmd?", len(own))
 	}
 
 	known, err := docnames.InCode(".")

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/cursor-otel/cursor-otel/internal/mode/hook"
 )
 
 // A command line run without kong is one kong would have routed to
@@ -64,7 +66,7 @@ func TestAgentsAloneRoutesAsKong(t *testing.T) {
 }
 
 // A hook event's command line run without kong is the one kong parses as
-// the hook command, with no flag set.
+// the hook command, with the same flags set; any other is left to kong.
 func TestHookAloneParsesAsKong(t *testing.T) {
 	for _, tt := range []struct {
 		name string
@@ -72,25 +74,80 @@ func TestHookAloneParsesAsKong(t *testing.T) {
 		want bool
 	}{
 		{"cursor-otel", []string{"hook"}, true},
+		{"cursor-otel", []string{"hook", "--capture-content"}, true},
+		{"cursor-otel", []string{"hook", "--capture-content=false", "--summary-json=/a b/runs.jsonl", "--summary=/r.md", "--trace-url=http://j/{trace_id}"}, true},
+		{"cursor-otel", []string{"hook", "--summary="}, true},
+		{"cursor-otel", []string{"hook", "--summary", "/r.md"}, false}, // kong's form, not install's
 		{"cursor-otel", []string{"hook", "--quiet"}, false},
 		{"cursor-otel", []string{"--quiet", "hook"}, false},
 		{"cursor-agent", []string{"hook"}, false},
 		{"cursor-otel", []string{"hooks"}, false},
 	} {
-		if got := hookAlone(tt.name, tt.args); got != tt.want {
-			t.Errorf("%s %q: without kong %v, want %v", tt.name, tt.args, got, tt.want)
+		h, ok := hookAlone(tt.name, tt.args)
+		if ok != tt.want {
+			t.Errorf("%s %q: without kong %v, want %v", tt.name, tt.args, ok, tt.want)
+		}
+		if !ok {
+			continue
+		}
+		var c cli
+		parser, err := kong.New(&c, kong.Name("cursor-otel"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, err := parser.Parse(tt.args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ctx.Command() != "hook" || !reflect.DeepEqual(*h, c.Hook) {
+			t.Errorf("%q: kong parses %q with %+v, without kong %+v", tt.args, ctx.Command(), c.Hook, *h)
 		}
 	}
-	var c cli
-	parser, err := kong.New(&c, kong.Name("cursor-otel"))
+	// The flags install writes are the ones the hook reads without kong.
+	for _, flag := range hook.CommandFlags {
+		if _, ok := hookAlone("cursor-otel", []string{"hook", flag + "=x"}); !ok {
+			t.Errorf("hook %s=x goes to kong", flag)
+		}
+	}
+}
+
+// Wrap mode's flags before a command of cursor-otel's go after it, for
+// the command to take or refuse; before anything else, they are wrap
+// mode's.
+func TestRouteMovesFlagsToTheirCommand(t *testing.T) {
+	parser, err := kong.New(&cli{}, kong.Name("cursor-otel"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, err := parser.Parse([]string{"hook"})
-	if err != nil {
-		t.Fatal(err)
+	own := ownFlags(parser)
+	for _, tt := range []struct{ args, want []string }{
+		{[]string{"--summary", "x", "--", "-p", "hi"}, []string{"run", "--summary", "x", "--", "-p", "hi"}},
+		{[]string{"--summary", "x", "-p", "hi"}, []string{"run", "--summary", "x", "--", "-p", "hi"}},
+		{[]string{"--quiet", "replay", "f"}, []string{"replay", "--quiet", "f"}},
+		{[]string{"--quiet", "--help"}, []string{"--help"}},
+		{[]string{"version", "--quiet"}, []string{"version", "--quiet"}},
+		{[]string{"--capture-content", "hooks", "install", "--project"}, []string{"hooks", "install", "--capture-content", "--project"}},
+		{[]string{"--capture-content", "hooks"}, []string{"hooks", "--capture-content"}},
+	} {
+		got, err := route("cursor-otel", tt.args, own)
+		if err != nil || !slices.Equal(got, tt.want) {
+			t.Errorf("route(%q) = %q, %v; want %q", tt.args, got, err, tt.want)
+		}
 	}
-	if ctx.Command() != "hook" || !reflect.DeepEqual(c.Flags, cli{}.Flags) {
-		t.Errorf("kong parses hook as %q with flags %+v", ctx.Command(), c.Flags)
+}
+
+// A word is offered the command it is a slip of, and only then.
+func TestClosestCommand(t *testing.T) {
+	for word, want := range map[string]string{
+		"repaly": "replay", "replya": "replay", "rplay": "replay", "verison": "version", "flsuh": "flush", "comapre": "compare",
+		"hoks": "hooks", "hlep": "help", "Replay": "", "replay": "", "ls": "", "st": "", "status": "", "login": "", "fix": "",
+		"-p": "", "update": "", "models": "", "resume": "",
+	} {
+		if got := closestCommand(word); got != want {
+			t.Errorf("closestCommand(%q) = %q, want %q", word, got, want)
+		}
+	}
+	if d := editDistance("ab", "ba"); d != 1 {
+		t.Errorf("a swap is %d edits, want 1", d)
 	}
 }

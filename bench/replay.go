@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/cursor-otel/cursor-otel/internal/mode/replay"
-	"github.com/cursor-otel/cursor-otel/internal/otlptest"
+	"github.com/cursor-otel/cursor-otel/internal/otlprecv"
 	"github.com/cursor-otel/cursor-otel/internal/synth"
 )
 
@@ -58,7 +58,7 @@ func arrived(names map[string]int) (spans, sessions, tools int) {
 type replayer struct {
 	binary string
 	floor  string // bench/floor: the SDK and exporter alone
-	recv   *otlptest.Receiver
+	recv   *otlprecv.Receiver
 }
 
 // replayed is one replay and the spans of it that arrived.
@@ -80,8 +80,8 @@ func (r replayer) replay(path string, quiet bool, env ...string) (replayed, erro
 // floorSpans has the floor program make and export n spans shaped as
 // replay's, with no stream read: the least the SDK and exporter cost. Its
 // garbage collector is set as replay sets its own: with Go's defaults the
-// floor took 1.0-1.07 s for the span-dense mix's 82,755 spans instead of
-// 0.74-0.79 s, a floor replay could undercut. Given a stream's path, the
+// floor is slower than replay can be, a floor replay could undercut
+// (docs/performance.md, "measured choices"). Given a stream's path, the
 // floor reads it too, beside the spans, as the least a replay of it must
 // (bench/floor read): what any replay of the stream costs, however it
 // decodes.

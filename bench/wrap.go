@@ -12,7 +12,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/cursor-otel/cursor-otel/internal/lag"
-	"github.com/cursor-otel/cursor-otel/internal/otlptest"
+	"github.com/cursor-otel/cursor-otel/internal/otlprecv"
 )
 
 // wrapper measures cursor-otel in front of the stand-in agent.
@@ -22,8 +22,9 @@ type wrapper struct {
 	scratch         string // a directory for the runs' files
 	floor           string // bench/floor: the SDK and exporter alone
 	peer            string // otel-cli; "" when it could not be built
-	recv            *otlptest.Receiver
+	recv            *otlprecv.Receiver
 	runs            int
+	answerAfter     time.Duration // the receiver's answer, as a real collector's, in the runs judged
 }
 
 var streamArgs = []string{"-p", "--output-format", "stream-json", "fix the failing test"}
@@ -127,16 +128,16 @@ func (w wrapper) delays(dir string, lines int) (wrapped, alone []time.Duration, 
 // alone when the named collector is down, refusing or hanging: the worst
 // of several runs.
 func (w wrapper) exitDelays() (map[string]time.Duration, error) {
-	down, err := otlptest.ListenDown()
+	down, err := otlprecv.ListenDown()
 	if err != nil {
 		return nil, err
 	}
-	hanging, stopHanging, err := otlptest.ListenHanging()
+	hanging, stopHanging, err := otlprecv.ListenHanging()
 	if err != nil {
 		return nil, err
 	}
 	defer stopHanging()
-	refusing, err := otlptest.ListenGRPC("127.0.0.1:0", nil)
+	refusing, err := otlprecv.ListenGRPC("127.0.0.1:0", nil)
 	if err != nil {
 		return nil, err
 	}
@@ -189,3 +190,50 @@ func (p *passthrough) add(sorted []time.Duration) {
 
 func (p *passthrough) median() time.Duration { return medianDuration(p.medians) }
 func (p *passthrough) p99() time.Duration    { return medianDuration(p.p99s) }
+
+// smallRun measures the small run with the receiver answering each export
+// after answer, and, when judged, checks its target: no more added than
+// the peer adds (without the peer: than floor wrap adds).
+func (w wrapper) smallRun(t *targets, answer time.Duration, judged bool) error {
+	w.recv.AnswerAfter(answer)
+	defer w.recv.AnswerAfter(0)
+	c, err := w.cost()
+	if err != nil {
+		return err
+	}
+	added := mid(minus(c.wrapped, c.alone))
+	fmt.Printf("\nwrap: a small traced run (39 lines, 11 spans) against a shell-script agent, the receiver answering %s, %d rounds, medians:\n", answering(answer), w.runs)
+	fmt.Printf("  agent alone %.2f ms, through cursor-otel %.2f ms; a minimal Go program starts in %.2f ms, cursor-otel version in %.2f ms\n",
+		ms(mid(c.alone)), ms(mid(c.wrapped)), ms(mid(c.minimal)), ms(mid(c.version)))
+	fmt.Printf("  a Go program that only links the SDK and OTLP/gRPC exporter starts in %.2f ms, %.2f ms more than one that links nothing\n",
+		ms(mid(c.floor)), ms(mid(minus(c.floor, c.minimal))))
+	fmt.Printf("  the same program running the agent and exporting 11 spans adds %.2f ms to the agent alone: no wrapper made of them adds much less\n",
+		ms(mid(minus(c.floorWrapped, c.alone))))
+	say := func(ok bool, format string, args ...any) {
+		if judged {
+			t.check(ok, format, args...)
+		} else {
+			fmt.Printf("     %s (not judged: a real collector does not answer at once)\n", fmt.Sprintf(format, args...))
+		}
+	}
+	if c.peer != nil {
+		peerAdded := mid(minus(c.peer, c.alone))
+		say(added <= peerAdded, "wrapper, small run, receiver answering %s: cursor-otel adds %.2f ms to the agent alone, otel-cli exec (the peer) %.2f ms, %.2f× (target: no more than the peer)",
+			answering(answer), ms(added), ms(peerAdded), float64(added)/float64(peerAdded))
+		return nil
+	}
+	// No peer: the least wrapper the libraries make stands in for it
+	// (it adds less than the peer did where both were measured).
+	floorAdded := mid(minus(c.floorWrapped, c.alone))
+	say(added <= floorAdded, "wrapper, small run, receiver answering %s: cursor-otel adds %.2f ms to the agent alone, floor wrap %.2f ms (no peer could be built: target no more than the floor)",
+		answering(answer), ms(added), ms(floorAdded))
+	return nil
+}
+
+// answering says how the receiver answers: "at once", "after 1ms".
+func answering(d time.Duration) string {
+	if d == 0 {
+		return "at once"
+	}
+	return "after " + d.String()
+}

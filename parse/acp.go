@@ -1,10 +1,8 @@
 package parse
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
-	"io"
 	"math"
 	"strconv"
 )
@@ -34,9 +32,6 @@ func (m *ACPMessage) IsRequest() bool { return m.Method != "" && m.ID != "" }
 
 // IsNotification says the message is a method call with no answer.
 func (m *ACPMessage) IsNotification() bool { return m.Method != "" && m.ID == "" }
-
-// IsAnswer says the message answers a request.
-func (m *ACPMessage) IsAnswer() bool { return m.Method == "" && m.ID != "" }
 
 type wireRPC struct {
 	JSONRPC string          `json:"jsonrpc"`
@@ -102,41 +97,4 @@ func normalID(id []byte) string {
 		return strconv.FormatFloat(f, 'g', -1, 64)
 	}
 	return string(id)
-}
-
-// ACPLines reads lines of any length, each with its line ending, so that
-// the lines read put back together are the bytes read.
-type ACPLines struct {
-	r    *bufio.Reader
-	line []byte
-}
-
-// NewACPLines reads lines from r.
-func NewACPLines(r io.Reader) *ACPLines {
-	return &ACPLines{r: bufio.NewReaderSize(r, 64<<10)}
-}
-
-// Next returns the next line, its "\n" included when it has one; the
-// slice is valid until the next call. At the end it returns io.EOF (after
-// a last line without a line ending, if there is one).
-func (l *ACPLines) Next() ([]byte, error) {
-	l.line = l.line[:0]
-	for {
-		frag, err := l.r.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			l.line = append(l.line, frag...)
-			continue
-		}
-		if len(l.line) == 0 {
-			if err != nil && len(frag) > 0 {
-				return frag, nil // the last line, without a line ending; EOF next
-			}
-			return frag, err
-		}
-		l.line = append(l.line, frag...)
-		if err != nil && len(l.line) > 0 {
-			return l.line, nil
-		}
-		return l.line, err
-	}
 }

@@ -59,23 +59,40 @@ type ACPResult struct {
 	Task       ACPTaskResult       // cursor/task
 	Permission ACPPermissionResult // session/request_permission
 	// Outcome is what the person answered a wait on them with (see
-	// ACPWaitsOnPerson), as acpOutcome reads it.
+	// ACPWaitKind), as acpOutcome reads it.
 	Outcome string
+	// Chosen are the ids of the options the person chose answering a
+	// question (cursor/ask_question's selectedOptionIds), in order.
+	Chosen []string
 }
 
 func (*ACPRequest) acpEvent()      {}
 func (*ACPNotification) acpEvent() {}
 func (*ACPAnswer) acpEvent()       {}
 
-// ACPWaitsOnPerson says a method is one of the agent's requests that wait
-// on the person besides session/request_permission (a question, a plan to
-// approve, the protocol's elicitation): its answer has an outcome.
-func ACPWaitsOnPerson(method string) bool {
+// The kinds of wait on the person, as cursor.wait.kind says them.
+const (
+	WaitPermission  = "permission"
+	WaitQuestion    = "question"
+	WaitPlan        = "plan"
+	WaitElicitation = "elicitation"
+)
+
+// ACPWaitKind is the kind of wait on the person an agent's request is,
+// "" when it is none: the one list of ACP's waits. Every answer to one
+// but a permission's has an outcome (ACPAnswer.Outcome).
+func ACPWaitKind(method string) string {
 	switch method {
-	case "cursor/ask_question", "cursor/create_plan", "elicitation/create":
-		return true
+	case "session/request_permission":
+		return WaitPermission
+	case "cursor/ask_question":
+		return WaitQuestion
+	case "cursor/create_plan":
+		return WaitPlan
+	case "elicitation/create":
+		return WaitElicitation
 	}
-	return false
+	return ""
 }
 
 // ACPDecoder decodes one ACP session's lines, both ways, into events. It
@@ -190,8 +207,8 @@ func decodeACPResult(method string, raw json.RawMessage) ACPResult {
 	case "session/request_permission":
 		_ = json.Unmarshal(raw, &r.Permission)
 	default:
-		if ACPWaitsOnPerson(method) {
-			r.Outcome = acpOutcome(raw)
+		if ACPWaitKind(method) != "" {
+			r.Outcome, r.Chosen = acpOutcome(raw), acpChosen(raw)
 		}
 	}
 	return r

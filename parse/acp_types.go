@@ -167,6 +167,33 @@ type ACPTaskResult struct {
 	DurationMs *int64 `json:"durationMs"`
 }
 
+// acpChosen are the option ids a question's answer says the person
+// chose, its answers' selectedOptionIds, whether the answers are beside
+// the outcome or in it; nil when it names none.
+func acpChosen(result json.RawMessage) []string {
+	type answers struct {
+		Answers []struct {
+			Selected []string `json:"selectedOptionIds"`
+		} `json:"answers"`
+	}
+	var r struct {
+		answers
+		Outcome json.RawMessage `json:"outcome"`
+	}
+	if json.Unmarshal(result, &r) != nil {
+		return nil
+	}
+	var nested answers
+	if len(r.Answers) == 0 && json.Unmarshal(r.Outcome, &nested) == nil {
+		r.Answers = nested.Answers
+	}
+	var ids []string
+	for _, a := range r.Answers {
+		ids = append(ids, a.Selected...)
+	}
+	return ids
+}
+
 // acpOutcome is what the person answered a wait with, as the answer says
 // it: a permission's or question's outcome, an elicitation's action, a
 // plan's approval. "" when the answer says none of these.

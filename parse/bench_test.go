@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cursor-otel/cursor-otel/internal/synth"
+	"github.com/cursor-otel/cursor-otel/internal/synth/synthtest"
 )
 
 // BenchmarkDecoder reads a 1,000-model-call stream (about 20 MB).
@@ -15,7 +16,7 @@ func BenchmarkDecoder(b *testing.B) { benchDecode(b, synth.Stream(1000)) }
 // generated thinking-heavy, tool-heavy and balanced ones (what go run
 // ./bench replays).
 func BenchmarkDecoderMix(b *testing.B) {
-	stream, _, err := synth.MixOf(20<<20, "../examples/*.ndjson")
+	stream, _, err := synthtest.MixOf(20<<20, "../examples/*.ndjson")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -26,7 +27,7 @@ func BenchmarkDecoderMix(b *testing.B) {
 // project over again with fresh ids: many short sessions, mostly thinking
 // deltas of a line each.
 func BenchmarkDecoderDense(b *testing.B) {
-	stream, counts, err := synth.DenseOf(20<<20, "../../shared/fixtures/real/*.ndjson")
+	stream, counts, err := synthtest.DenseOf(20<<20, "../../shared/fixtures/real/*.ndjson")
 	if err != nil || counts.Bytes == 0 {
 		b.Skip("../shared/fixtures/real is not there")
 	}

@@ -13,14 +13,6 @@ import (
 // ErrNotObject says a line is not a JSON object.
 var ErrNotObject = errors.New("not a JSON object")
 
-// Decode turns one line (without its line ending) into an event. It never
-// fails: a line it cannot read becomes *Invalid, a type it does not know
-// becomes *Unknown. num is the line's 1-based number.
-func Decode(line []byte, num int) Event {
-	var l lineDecoder
-	return l.decode(line, num)
-}
-
 // lineDecoder decodes lines one after another, reusing its parser's memory.
 //
 // Each line is parsed once, validating it, into values that point into the
@@ -65,8 +57,9 @@ func (l *lineDecoder) newThinking(h Header) *Thinking {
 func (l *lineDecoder) decode(line []byte, num int) Event {
 	trimmed := line
 	if len(line) == 0 || line[0] != '{' {
-		// Rare: the cutset's byte order mark makes TrimLeft read runes
-		// (1.5% of a replay's CPU when every line went through it).
+		// Rare: the cutset's byte order mark makes TrimLeft read runes,
+		// a measurable share of a replay's CPU when every line went
+		// through it (docs/performance.md, "measured choices").
 		trimmed = bytes.TrimLeft(line, " \t\r\ufeff")
 	}
 	if len(trimmed) == 0 || trimmed[0] != '{' {

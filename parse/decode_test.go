@@ -552,3 +552,10 @@ func TestCanonical(t *testing.T) {
 		}
 	}
 }
+
+// Decode turns one line (without its line ending) into an event, as a
+// Decoder does. num is the line's 1-based number.
+func Decode(line []byte, num int) Event {
+	var l lineDecoder
+	return l.decode(line, num)
+}

@@ -82,10 +82,10 @@ type Result struct {
 
 // Usage is the token usage a result reports, as it reports it.
 type Usage struct {
-	InputTokens         int64 // fresh input: Cursor's inputTokens count neither cache reads nor writes
-	OutputTokens        int64
-	CacheReadTokens     int64
-	CacheCreationTokens int64
+	InputTokens         int64 `json:"InputTokens"` // fresh input: Cursor's inputTokens count neither cache reads nor writes
+	OutputTokens        int64 `json:"OutputTokens"`
+	CacheReadTokens     int64 `json:"CacheReadTokens"`
+	CacheCreationTokens int64 `json:"CacheCreationTokens"`
 }
 
 // Interaction is the agent asking its client for something (approval of a
@@ -160,59 +160,59 @@ type Invalid struct {
 
 // ToolCall is what the stream says about one tool call.
 type ToolCall struct {
-	ID        string // call_id exactly as given, newlines included
-	Name      string // canonical name: shell, read, write, edit, … (see Canonical)
-	Source    string // the name as the stream gives it: shellToolCall, Shell, a function's name
-	MCPTool   string // for mcp: the MCP tool's own name
-	MCPServer string // for mcp: the server it belongs to (providerIdentifier)
-	Args      string // the arguments as JSON, as the stream gave them
-	Facts     Facts
-	Subagent  *Subagent // for task: the agent it ran
+	ID        string    `json:"ID"`        // call_id exactly as given, newlines included
+	Name      string    `json:"Name"`      // canonical name: shell, read, write, edit, … (see Canonical)
+	Source    string    `json:"Source"`    // the name as the stream gives it: shellToolCall, Shell, a function's name
+	MCPTool   string    `json:"MCPTool"`   // for mcp: the MCP tool's own name
+	MCPServer string    `json:"MCPServer"` // for mcp: the server it belongs to (providerIdentifier)
+	Args      string    `json:"Args"`      // the arguments as JSON, as the stream gave them
+	Facts     Facts     `json:"Facts"`
+	Subagent  *Subagent `json:"Subagent"` // for task: the agent it ran
 
-	StartedAt   time.Time     // startedAtMs; zero when absent
-	CompletedAt time.Time     // completedAtMs; zero when absent
-	Duration    time.Duration // duration_ms (hyphenated dialect); zero when absent
+	StartedAt   time.Time     `json:"StartedAt"`   // startedAtMs; zero when absent
+	CompletedAt time.Time     `json:"CompletedAt"` // completedAtMs; zero when absent
+	Duration    time.Duration `json:"Duration"`    // duration_ms (hyphenated dialect); zero when absent
 }
 
 // Facts are the parts of a tool call a person looks for. Empty strings and
 // nil pointers mean the stream did not say.
 type Facts struct {
-	Command      string
-	WorkingDir   string
-	Path         string
-	Pattern      string
-	URL          string
-	Query        string
-	ExitCode     *int64
-	Signal       string
-	Lines        *int64 // lines read, written, listed or matched
-	LinesAdded   *int64
-	LinesRemoved *int64
-	Bytes        *int64 // file size or characters
-	OutputBytes  *int64 // a command's stdout and stderr
-	Files        *int64 // files found
-	ExecutionMs  *int64 // the tool's own measure of its run time
-	LocalExecMs  *int64 // localExecutionTimeMs: the time it ran on this machine
-	HardTimeout  *int64 // hardTimeout: the most it may run, in milliseconds
+	Command      string `json:"Command"`
+	WorkingDir   string `json:"WorkingDir"`
+	Path         string `json:"Path"`
+	Pattern      string `json:"Pattern"`
+	URL          string `json:"URL"`
+	Query        string `json:"Query"`
+	ExitCode     *int64 `json:"ExitCode"`
+	Signal       string `json:"Signal"`
+	Lines        *int64 `json:"Lines"` // lines read, written, listed or matched
+	LinesAdded   *int64 `json:"LinesAdded"`
+	LinesRemoved *int64 `json:"LinesRemoved"`
+	Bytes        *int64 `json:"Bytes"`       // file size or characters
+	OutputBytes  *int64 `json:"OutputBytes"` // a command's stdout and stderr
+	Files        *int64 `json:"Files"`       // files found
+	ExecutionMs  *int64 `json:"ExecutionMs"` // the tool's own measure of its run time
+	LocalExecMs  *int64 `json:"LocalExecMs"` // localExecutionTimeMs: the time it ran on this machine
+	HardTimeout  *int64 `json:"HardTimeout"` // hardTimeout: the most it may run, in milliseconds
 }
 
 // Subagent is what a task tool call says of the agent it ran.
 type Subagent struct {
-	ID          string // agentId
-	Type        string // subagentType (its name when given as {"explore": {}})
-	Model       string
-	Description string
-	Prompt      string // content: only with content
-	Steps       []Step // the subagent's own steps, when its result carries them
+	ID          string `json:"ID"`   // agentId
+	Type        string `json:"Type"` // subagentType (its name when given as {"explore": {}})
+	Model       string `json:"Model"`
+	Description string `json:"Description"`
+	Prompt      string `json:"Prompt"` // content: only with content
+	Steps       []Step `json:"Steps"`  // the subagent's own steps, when its result carries them
 }
 
 // Step is one step of a subagent's conversation (a task's result).
 type Step struct {
-	Text   string      // assistant text, or thinking (content only)
-	Think  bool        // a thinking step
-	Tool   *ToolCall   // a tool call, with its result
-	Result *ToolResult // the tool call's result
-	Kind   string      // the step's own name: assistantMessage, thinkingMessage, toolCall, …
+	Text   string      `json:"Text"`   // assistant text, or thinking (content only)
+	Think  bool        `json:"Think"`  // a thinking step
+	Tool   *ToolCall   `json:"Tool"`   // a tool call, with its result
+	Result *ToolResult `json:"Result"` // the tool call's result
+	Kind   string      `json:"Kind"`   // the step's own name: assistantMessage, thinkingMessage, toolCall, …
 }
 
 // Outcome is how a tool call ended.
@@ -228,8 +228,8 @@ const (
 
 // ToolResult is how a tool call ended.
 type ToolResult struct {
-	Outcome Outcome
-	Kind    string // the result's own name: success, failure, rejected, permissionDenied, …
-	Message string // the error or the reason for a rejection
-	Raw     string // the result as JSON, as the stream gave it
+	Outcome Outcome `json:"Outcome"`
+	Kind    string  `json:"Kind"`    // the result's own name: success, failure, rejected, permissionDenied, …
+	Message string  `json:"Message"` // the error or the reason for a rejection
+	Raw     string  `json:"Raw"`     // the result as JSON, as the stream gave it
 }

@@ -11,71 +11,82 @@ import (
 // HookEvent is one event Cursor hands a hook command on stdin (a
 // hooks.json entry): the CLI's and the editor's agent alike. Every event
 // names its conversation and generation; a tool event its tool.
+//
+// A hook journals it as it came (JSON), for a later build: its JSON names,
+// and those of the types it holds (ToolCall, Usage, …), are that on-disk
+// format, kept as first written so that a journal an earlier version
+// wrote still reads.
 type HookEvent struct {
-	Name           string // hook_event_name: sessionStart, preToolUse, afterShellExecution, stop, …
-	ConversationID string
-	GenerationID   string
-	Model          string
-	CursorVersion  string
-	Workspace      string // the first of workspace_roots
-	Mode           string // sessionStart's composer_mode: agent, ask, plan, …
+	Name           string `json:"Name"` // hook_event_name: sessionStart, preToolUse, afterShellExecution, stop, …
+	ConversationID string `json:"ConversationID"`
+	GenerationID   string `json:"GenerationID"`
+	Model          string `json:"Model"`
+	CursorVersion  string `json:"CursorVersion"`
+	Workspace      string `json:"Workspace"` // the first of workspace_roots
+	Mode           string `json:"Mode"`      // sessionStart's composer_mode: agent, ask, plan, …
+	// UserEmail is the signed-in person's address (user_email): never
+	// kept (a journal holds what the settings allow of it, see
+	// settings.MetricsUser), never on a span.
+	UserEmail string `json:"-"`
 
 	// A tool event: the tool (canonical name, facts, arguments), the key
 	// that pairs its before and after events (tool_use_id, else its
 	// command or MCP call), how long it ran and what it returned.
-	Tool     *ToolCall
-	ToolKey  string
-	Duration time.Duration
-	Result   string // the tool's output or result JSON, as given
-	Failed   bool   // postToolUseFailure
-	Rejected bool   // a failure that is a refusal (permission denied)
-	Timeout  bool   // a failure that is a timeout
-	Failure  string // why it failed
+	Tool     *ToolCall     `json:"Tool"`
+	ToolKey  string        `json:"ToolKey"`
+	Duration time.Duration `json:"Duration"`
+	Result   string        `json:"Result"`   // the tool's output or result JSON, as given
+	Failed   bool          `json:"Failed"`   // postToolUseFailure
+	Rejected bool          `json:"Rejected"` // a failure that is a refusal (permission denied)
+	Timeout  bool          `json:"Timeout"`  // a failure that is a timeout
+	Failure  string        `json:"Failure"`  // why it failed
 
-	Prompt   string        // beforeSubmitPrompt
-	Text     string        // afterAgentResponse's reply, afterAgentThought's thinking
-	Thinking time.Duration // afterAgentThought's duration_ms
-	Status   string        // stop's status, sessionEnd's reason
+	Prompt   string        `json:"Prompt"`   // beforeSubmitPrompt
+	Text     string        `json:"Text"`     // afterAgentResponse's reply, afterAgentThought's thinking
+	Thinking time.Duration `json:"Thinking"` // afterAgentThought's duration_ms
+	Status   string        `json:"Status"`   // stop's status, sessionEnd's reason
 	// ModelID is the model a second copy of a thought names (Cursor sends
 	// afterAgentThought twice, the copy with a suffixed generation_id).
-	ModelID string
+	ModelID string `json:"ModelID"`
 
 	// Usage is a generation's token counts (afterAgentResponse, stop,
 	// which repeat the same counts for their turn): input_tokens,
 	// output_tokens, cache_read_tokens, cache_write_tokens. Cursor's
 	// input_tokens there include the cached ones; Usage's InputTokens are
 	// the fresh input, as in a stream's usage.
-	Usage *Usage
+	Usage *Usage `json:"Usage"`
 
 	// Compaction is preCompact's: the context about to be compacted.
-	Compaction *Compaction
+	Compaction *Compaction `json:"Compaction"`
 
-	SubagentID, SubagentType, SubagentTask string
-	Subagent                               SubagentFacts
+	SubagentID   string        `json:"SubagentID"`
+	SubagentType string        `json:"SubagentType"`
+	SubagentTask string        `json:"SubagentTask"`
+	Subagent     SubagentFacts `json:"Subagent"`
 }
 
 // Compaction is a context compaction a preCompact hook announces.
 type Compaction struct {
-	Trigger           string // auto or manual
-	MessageCount      *int64
-	MessagesToCompact *int64
-	First             *bool // is_first_compaction
-	ContextTokens     *int64
-	ContextWindow     *int64   // context_window_size
-	ContextPercent    *float64 // context_usage_percent
-	Model             string
+	Trigger           string   `json:"Trigger"` // auto or manual
+	MessageCount      *int64   `json:"MessageCount"`
+	MessagesToCompact *int64   `json:"MessagesToCompact"`
+	First             *bool    `json:"First"` // is_first_compaction
+	ContextTokens     *int64   `json:"ContextTokens"`
+	ContextWindow     *int64   `json:"ContextWindow"`  // context_window_size
+	ContextPercent    *float64 `json:"ContextPercent"` // context_usage_percent
+	Model             string   `json:"Model"`
 }
 
 // SubagentFacts are what subagentStart and subagentStop say of a
 // subagent beyond its id, type and task.
 type SubagentFacts struct {
-	ToolCallID           string // the task tool call that runs it
-	Model                string // subagent_model
-	ParentConversationID string
-	ParallelWorker       *bool
-	MessageCount         *int64 // subagentStop's
-	ToolCallCount        *int64
-	LoopCount            *int64
+	ToolCallID           string `json:"ToolCallID"` // the task tool call that runs it
+	Model                string `json:"Model"`      // subagent_model
+	ParentConversationID string `json:"ParentConversationID"`
+	ParallelWorker       *bool  `json:"ParallelWorker"`
+	MessageCount         *int64 `json:"MessageCount"` // subagentStop's
+	ToolCallCount        *int64 `json:"ToolCallCount"`
+	LoopCount            *int64 `json:"LoopCount"`
 }
 
 // Hook event names (hook_event_name), as Cursor sends them.
@@ -121,6 +132,17 @@ var utf8BOM = []byte("\xef\xbb\xbf")
 // TrimBOM is data without a leading UTF-8 byte-order mark.
 func TrimBOM(data []byte) []byte { return bytes.TrimPrefix(data, utf8BOM) }
 
+// HookEventName is the hook_event_name of a hook event, read without
+// decoding the rest; "" when data is not a hook event.
+func HookEventName(data []byte) string {
+	var p fastjson.Parser
+	v, err := p.ParseBytes(bytes.TrimSpace(TrimBOM(bytes.TrimSpace(data))))
+	if err != nil {
+		return ""
+	}
+	return string(v.GetStringBytes("hook_event_name"))
+}
+
 // DecodeHook reads one hook event, with or without a byte-order mark.
 func DecodeHook(data []byte) (HookEvent, error) {
 	data = TrimBOM(data)
@@ -139,6 +161,7 @@ func DecodeHook(data []byte) (HookEvent, error) {
 		Model:          str(v.Get("model")),
 		CursorVersion:  str(v.Get("cursor_version")),
 		Mode:           str(v.Get("composer_mode")),
+		UserEmail:      str(v.Get("user_email")),
 		Prompt:         str(v.Get("prompt")),
 		Status:         first(str(v.Get("status")), str(v.Get("reason"))),
 		SubagentID:     first(str(v.Get("subagent_id")), str(v.Get("agent_id"))),
@@ -289,6 +312,14 @@ func hookTool(name string, v *fastjson.Value) (*ToolCall, string) {
 	case HookAfterFileEdit:
 		call.Source, call.Name = "Edit", "edit"
 		call.Facts.Path = str(v.Get("file_path"))
+		if edits := v.GetArray("edits"); len(edits) > 0 {
+			var added, removed int64
+			for _, e := range edits {
+				a, r := ChangedLines(str(e.Get("old_string")), str(e.Get("new_string")))
+				added, removed = added+a, removed+r
+			}
+			call.Facts.LinesAdded, call.Facts.LinesRemoved = &added, &removed
+		}
 	case HookBeforeReadFile:
 		call.Source, call.Name = "Read", "read"
 		call.Facts.Path = str(v.Get("file_path"))
@@ -300,11 +331,17 @@ func hookTool(name string, v *fastjson.Value) (*ToolCall, string) {
 			call.Facts.WorkingDir = str(v.Get("cwd"))
 		}
 	}
-	key := call.ID
-	if key == "" {
-		key = call.Name + "\x00" + call.Facts.Command + "\x00" + call.Facts.WorkingDir + "\x00" + call.MCPTool + "\x00" + call.Args
+	return call, HookToolKey(call)
+}
+
+// HookToolKey is the key that pairs a tool call's before and after
+// events: its tool_use_id, else what it runs (its name, command, working
+// directory, MCP tool and arguments).
+func HookToolKey(call *ToolCall) string {
+	if call.ID != "" {
+		return call.ID
 	}
-	return call, key
+	return call.Name + "\x00" + call.Facts.Command + "\x00" + call.Facts.WorkingDir + "\x00" + call.MCPTool + "\x00" + call.Args
 }
 
 // jsonText is v as JSON text: a string as it is, anything else marshalled.

@@ -9,7 +9,9 @@ import (
 // An ACP tool call's span shows in a GenAI view (Jaeger's, which reads
 // gen_ai.* only) as a stream's does: without content capture its
 // arguments and result are made of its metadata, by the one view every
-// source's tool spans get; with it, rawInput and rawOutput themselves.
+// source's tool spans get; with it, rawInput and rawOutput themselves. An
+// agent's request of the editor is a JSON-RPC span, no tool: no GenAI
+// view (its path stays in cursor.tool.path).
 func TestACPToolMetadataView(t *testing.T) {
 	lines := []string{
 		`>{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{"sessionId":"s","prompt":[]}}`,
@@ -27,7 +29,7 @@ func TestACPToolMetadataView(t *testing.T) {
 	}{
 		{false, "execute_tool shell", "", `{"outcome":"error"}`},
 		{false, "execute_tool search", `{"server":"docs","tool":"search"}`, `{"outcome":"success"}`},
-		{false, "fs/read_text_file", `{"path":"/w/a.go"}`, ""},
+		{false, "fs/read_text_file", "", ""},
 		{true, "execute_tool shell", `{"command":"go test"}`, `{"exit":1}`},
 	} {
 		var s []sdktrace.ReadOnlySpan

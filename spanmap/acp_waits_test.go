@@ -6,8 +6,6 @@ import (
 	"time"
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
-
-	"github.com/cursor-otel/cursor-otel/parse"
 )
 
 // acpWaitScript is a turn in which a tool call waits on the person through
@@ -43,16 +41,18 @@ func TestACPEveryWaitOnThePersonASpan(t *testing.T) {
 	if len(tool) != 1 {
 		t.Fatalf("the tool that waited: %v", names(by))
 	}
+	// A plan to approve is an approval: request_permission, as from the
+	// stream. Each says its answer in one attribute.
 	for _, tt := range []struct{ name, outcome string }{
-		{"cursor/ask_question", "answered"}, {"cursor/create_plan", "rejected"}, {"elicitation/create", "decline"},
+		{"cursor/ask_question", "answered"}, {OpRequestPermission, "rejected"}, {"elicitation/create", "decline"},
 	} {
 		s := by[tt.name]
 		if len(s) != 1 {
 			t.Errorf("%s: want one span, got %v", tt.name, names(by))
 			continue
 		}
-		if spanAttr(s[0], "cursor.acp.outcome") != tt.outcome || spanAttr(s[0], "cursor.acp.wait") != "true" {
-			t.Errorf("%s: outcome %q wait %q", tt.name, spanAttr(s[0], "cursor.acp.outcome"), spanAttr(s[0], "cursor.acp.wait"))
+		if spanAttr(s[0], "cursor.interaction.outcome") != tt.outcome || spanAttr(s[0], "cursor.acp.outcome") != "" || spanAttr(s[0], "cursor.acp.wait") != "true" {
+			t.Errorf("%s: outcome %q (and %q) wait %q", tt.name, spanAttr(s[0], "cursor.interaction.outcome"), spanAttr(s[0], "cursor.acp.outcome"), spanAttr(s[0], "cursor.acp.wait"))
 		}
 		if d := s[0].EndTime().Sub(s[0].StartTime()); d != time.Millisecond {
 			t.Errorf("%s: the wait lasted %v, want from request to answer (1ms)", tt.name, d)
@@ -112,15 +112,5 @@ func TestACPEditorRequestsOfNoTurn(t *testing.T) {
 	))
 	if len(by["session/new"]) != 0 || len(by["session/set_mode"]) != 1 {
 		t.Errorf("editor requests during a turn: %v", names(by))
-	}
-}
-
-// TestACPWaitsAreParseWaits: every wait the trace names is one whose
-// answer parse decodes an outcome for.
-func TestACPWaitsAreParseWaits(t *testing.T) {
-	for method := range acpWaits {
-		if !parse.ACPWaitsOnPerson(method) {
-			t.Errorf("%s: parse decodes no outcome for it", method)
-		}
 	}
 }

@@ -34,7 +34,6 @@ const (
 	ToolResult        = attribute.Key("gen_ai.tool.call.result")
 	InputMessages     = attribute.Key("gen_ai.input.messages")
 	OutputMessages    = attribute.Key("gen_ai.output.messages")
-	AgentID           = attribute.Key("gen_ai.agent.id")
 	FinishReasons     = attribute.Key("gen_ai.response.finish_reasons")
 	TimeToFirstChunk  = attribute.Key("gen_ai.response.time_to_first_chunk") // seconds, a double
 	MCPMethod         = attribute.Key("mcp.method.name")
@@ -70,11 +69,13 @@ const (
 	OpInvokeAgent = "invoke_agent"
 	OpChat        = "chat"
 	OpExecuteTool = "execute_tool"
-	// OpRequestPermission: a wait on the person for an approval, whoever
-	// told it (ACP's session/request_permission, the stream's
-	// interaction_query).
-	OpRequestPermission = "request_permission"
 )
+
+// OpRequestPermission names the span of a wait on the person for an
+// approval, whoever told it (ACP's session/request_permission, the
+// stream's interaction_query). A wait is no GenAI operation: it has no
+// gen_ai.operation.name.
+const OpRequestPermission = "request_permission"
 
 // cursor-agent's own facts, under cursor.*.
 const (
@@ -130,6 +131,10 @@ const (
 	SubagentMessages    = attribute.Key("cursor.subagent.message_count")
 	SubagentToolCalls   = attribute.Key("cursor.subagent.tool_call_count")
 	SubagentLoops       = attribute.Key("cursor.subagent.loop_count")
+	SubagentSessionID   = attribute.Key("cursor.subagent.session_id") // the subagent's own session (ACP's child session)
+	// MessageFromSession is the session that sent a message between
+	// sessions (ACP's session_message), on its event.
+	MessageFromSession = attribute.Key("cursor.message.from_session")
 
 	// A context compaction (preCompact), an event on the session.
 	CompactionTrigger   = attribute.Key("cursor.compaction.trigger")
@@ -145,16 +150,20 @@ const (
 	InteractionKind    = attribute.Key("cursor.interaction.kind")
 	InteractionID      = attribute.Key("cursor.interaction.id")
 	InteractionOutcome = attribute.Key("cursor.interaction.outcome")
-	InteractionWaitMs  = attribute.Key("cursor.interaction.wait_ms")
-	Wait               = attribute.Key("cursor.wait") // true: a span of time the agent waited on the person
-	DroppedEvents      = attribute.Key("cursor.dropped_events")
-	EventLine          = attribute.Key("cursor.event.line")
-	EventType          = attribute.Key("cursor.event.type")
-	EventSubtype       = attribute.Key("cursor.event.subtype")
-	EventBytes         = attribute.Key("cursor.event.bytes")
-	EventError         = attribute.Key("cursor.event.error")
-	EventMessage       = attribute.Key("cursor.event.message")
-	RetryAttempt       = attribute.Key("cursor.retry.attempt")
+	// InteractionOptionIDs are the ids of the options the person chose
+	// answering a question (never their text, which stays with content
+	// capture).
+	InteractionOptionIDs = attribute.Key("cursor.interaction.option_ids")
+	InteractionWaitMs    = attribute.Key("cursor.interaction.wait_ms")
+	Wait                 = attribute.Key("cursor.wait") // true: a span of time the agent waited on the person
+	DroppedEvents        = attribute.Key("cursor.dropped_events")
+	EventLine            = attribute.Key("cursor.event.line")
+	EventType            = attribute.Key("cursor.event.type")
+	EventSubtype         = attribute.Key("cursor.event.subtype")
+	EventBytes           = attribute.Key("cursor.event.bytes")
+	EventError           = attribute.Key("cursor.event.error")
+	EventMessage         = attribute.Key("cursor.event.message")
+	RetryAttempt         = attribute.Key("cursor.retry.attempt")
 
 	// Where a session's spans came from, and what Cursor said of it.
 	Source        = attribute.Key("cursor.source")        // a stream or hooks
@@ -261,8 +270,7 @@ const (
 	ACPPlanStatuses   = attribute.Key("cursor.plan.statuses")
 	ACPMethod         = attribute.Key("cursor.acp.method")
 	// The waits on the person and the todo list.
-	ACPWait         = attribute.Key("cursor.acp.wait") // true: the agent waited on the person
-	ACPOutcome      = attribute.Key("cursor.acp.outcome")
+	ACPWait         = attribute.Key("cursor.acp.wait")     // true: the agent waited on the person
 	ACPRequestText  = attribute.Key("cursor.acp.request")  // a wait's request, with content capture
 	ACPResponseText = attribute.Key("cursor.acp.response") // and the person's answer
 	ACPTodoStatuses = attribute.Key("cursor.todos.statuses")

@@ -11,6 +11,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/cursor-otel/cursor-otel/internal/synth"
+	"github.com/cursor-otel/cursor-otel/internal/synth/synthtest"
 	"github.com/cursor-otel/cursor-otel/parse"
 )
 
@@ -42,7 +43,7 @@ func BenchmarkReplay(b *testing.B) {
 // decoded beforehand, mapped to spans and batched into a no-op exporter.
 // Throughput is of the stream the events came from.
 func BenchmarkRecord(b *testing.B) {
-	stream, counts, err := synth.MixOf(20<<20, "../examples/*.ndjson")
+	stream, counts, err := synthtest.MixOf(20<<20, "../examples/*.ndjson")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -52,7 +53,7 @@ func BenchmarkRecord(b *testing.B) {
 // BenchmarkRecordDense is BenchmarkRecord on 20 MB of the real recordings
 // beside this project over again with fresh ids: many short sessions.
 func BenchmarkRecordDense(b *testing.B) {
-	stream, counts, err := synth.DenseOf(20<<20, "../../shared/fixtures/real/*.ndjson")
+	stream, counts, err := synthtest.DenseOf(20<<20, "../../shared/fixtures/real/*.ndjson")
 	if err != nil || counts.Bytes == 0 {
 		b.Skip("../shared/fixtures/real is not there")
 	}

@@ -166,7 +166,7 @@ func (r *shaper) renderOutput(finish string, reasoning []string, text string, ca
 		m.Parts = append(m.Parts, part{Type: "text", Content: t})
 	}
 	for _, c := range calls {
-		p := part{Type: "tool_call", ID: r.text(c.id, maxMessage), Name: r.text(c.name, maxMessage)}
+		p := part{Type: "tool_call", ID: r.value(ToolCallID, c.id, maxMessage), Name: r.text(c.name, maxMessage)}
 		if args := r.jsonText(c.args, cut); args != "" {
 			if json.Valid([]byte(args)) {
 				p.Arguments = json.RawMessage(args)

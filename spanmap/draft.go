@@ -13,8 +13,8 @@ import (
 )
 
 // draft is a span not yet sent, whichever source told it: its IDs are
-// chosen, and the span is made when it ends (emit), or handed on to
-// another process as a SpanRecord (a hook's, record).
+// chosen, and the span is made when it ends (emit), or, a hook turn's,
+// once its destination is known (Hooks.Make).
 type draft struct {
 	sc      trace.SpanContext
 	parent  trace.SpanContext // invalid for a session: its parent is the Recorder's context
@@ -85,9 +85,6 @@ func (p *draft) setStatus(code codes.Code, message string) {
 	}
 }
 
-// child reserves the IDs of a span under p.
-func (r *Recorder) child(parent trace.SpanContext) trace.SpanContext { return childOf(r.rng, parent) }
-
 // childOf reserves, from rng, the IDs of a span under parent.
 func childOf(rng *rand.Rand, parent trace.SpanContext) trace.SpanContext {
 	return trace.NewSpanContext(trace.SpanContextConfig{
@@ -96,26 +93,6 @@ func childOf(rng *rand.Rand, parent trace.SpanContext) trace.SpanContext {
 		TraceFlags: parent.TraceFlags(),
 		TraceState: parent.TraceState(),
 	})
-}
-
-// emit makes the span, with the IDs reserved for it, and ends it: now, or
-// on the Recorder's span maker.
-func (r *Recorder) emit(p *draft) {
-	s := taken(r.opts.CaptureContent, p)
-	if r.maker != nil {
-		// Its own attributes: the draft's may grow in place after this.
-		s.attrs = slices.Clone(s.attrs)
-		r.maker.spans <- s
-		return
-	}
-	s.make(r.ctx, r.tracer)
-}
-
-// emitSpan makes the span p describes in tracer, under ctx's span when p
-// names no parent, and ends it.
-func emitSpan(ctx context.Context, tracer trace.Tracer, capture bool, p *draft) {
-	s := taken(capture, p)
-	s.make(ctx, tracer)
 }
 
 // taken is p as its span is made, a copy: the draft, and the session's
@@ -131,9 +108,9 @@ func taken(capture bool, p *draft) draft {
 	return s
 }
 
-// make makes the span in tracer, under ctx's span when it names no
+// make makes the span through b, under ctx's span when it names no
 // parent, and ends it.
-func (p *draft) make(ctx context.Context, tracer trace.Tracer) {
+func (p *draft) make(ctx context.Context, b *builder) {
 	if p.parent.IsValid() {
 		ctx = trace.ContextWithSpanContext(ctx, p.parent)
 	}
@@ -142,7 +119,7 @@ func (p *draft) make(ctx context.Context, tracer trace.Tracer) {
 	if end.Before(p.start) {
 		end = p.start
 	}
-	_, span := tracer.Start(ctx, p.name, trace.WithTimestamp(p.start), trace.WithSpanKind(p.kind), trace.WithAttributes(p.attrs...), trace.WithLinks(p.links...))
+	span := b.start(ctx, p.name, trace.WithTimestamp(p.start), trace.WithSpanKind(p.kind), trace.WithAttributes(p.attrs...), trace.WithLinks(p.links...))
 	if got := span.SpanContext().SpanID(); got != p.sc.SpanID() && span.IsRecording() {
 		panic(fmt.Sprintf("spanmap: span %q got ID %s, not the %s reserved: the TracerProvider must use spanmap.IDGenerator", p.name, got, p.sc.SpanID()))
 	}
@@ -166,12 +143,12 @@ type spanMaker struct {
 	done  chan struct{}
 }
 
-func startSpanMaker(ctx context.Context, tracer trace.Tracer, waiting int) *spanMaker {
+func startSpanMaker(ctx context.Context, b *builder, waiting int) *spanMaker {
 	m := &spanMaker{spans: make(chan draft, waiting), done: make(chan struct{})}
 	go func() {
 		defer close(m.done)
 		for s := range m.spans {
-			s.make(ctx, tracer)
+			s.make(ctx, b)
 		}
 	}()
 	return m

@@ -35,10 +35,11 @@ func TestHookConversation2026(t *testing.T) {
 	for _, s := range spans {
 		costs[s.SpanContext.TraceID()] += value(s, GenAICost).AsFloat64()
 		switch {
-		case s.Name == SessionName && IsSessionEnd(s.Attributes):
-			end = s
 		case s.Name == SessionName:
 			roots = append(roots, s)
+			if attr(s, SessionEndReason) != "" {
+				end = s
+			}
 		case attr(s, OperationName) == OpChat:
 			chats = append(chats, s)
 		case attr(s, OperationName) == OpInvokeAgent:
@@ -174,12 +175,7 @@ func TestShellCallToldTwice(t *testing.T) {
 	post := `{"hook_event_name":"postToolUseFailure","conversation_id":"c","generation_id":"g","tool_name":"Shell","tool_input":{"command":"go build ./..."},"error_message":"undefined: greet","failure_type":"error","duration":3113.281,"tool_use_id":"t1"}`
 	next := `{"hook_event_name":"afterAgentResponse","conversation_id":"c","generation_id":"g","text":"done"}`
 	for name, order := range map[string][]string{"after first": {after, post, next}, "post first": {post, after, next}, "after alone": {after, next}} {
-		var st HookState
-		st.Last = time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
-		var tools []SpanRecord
-		for _, line := range order {
-			tools = append(tools, stepHook(t, &st, line)...)
-		}
+		tools := named(buildHooks(t, order...).records(), "execute_tool")
 		if len(tools) != 1 {
 			t.Errorf("%s: %d tool spans, want 1", name, len(tools))
 			continue

@@ -1,6 +1,7 @@
 package spanmap
 
 import (
+	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -42,8 +43,9 @@ func hookProgramLine(b, g, k byte) string {
 }
 
 // A hook program: each three bytes make one hook event (see
-// hookProgramLine), in any order, each a process of its own (the state
-// read back from JSON), minutes passing between some. Whatever the
+// hookProgramLine), in any order, each a process of its own journaling
+// it, minutes passing between some, and a build after each (the state
+// read back from JSON, the entries used taken out). Whatever the
 // program, once every turn is closed: no span is made twice, every trace
 // has one root, every span's parent is in its trace, no span ends before
 // it starts, every span names the conversation; and a conversation's
@@ -57,24 +59,31 @@ func FuzzHookTurns(f *testing.F) {
 		if len(program) > 3*500 {
 			return
 		}
-		h := NewHooks(Options{CaptureContent: len(program)%2 == 1, MaxContent: 32})
+		h := NewHooks(context.Background(), nil, Options{CaptureContent: len(program)%2 == 1, MaxContent: 32})
 		var st HookState
-		var records []SpanRecord
+		var records []spanRecord
+		var entries []HookEntry
+		build := func(now time.Time) {
+			if n := reload(t, &st); n > 64<<10 {
+				t.Fatalf("the conversation's state is %d bytes", n)
+			}
+			b := h.Build(&st, entries, now)
+			records = append(records, b.records()...)
+			entries = unused(t, entries, b.Used)
+		}
 		now := time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)
 		for i := 0; i+2 < len(program); i += 3 {
 			ev, err := parse.DecodeHook([]byte(hookProgramLine(program[i], program[i+1], program[i+2])))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if n := reload(t, &st); n > 64<<10 {
-				t.Fatalf("the conversation's state is %d bytes", n)
-			}
 			now = now.Add(time.Second + time.Duration(program[i+2]>>6)*20*time.Minute)
-			records = append(records, h.Step(&st, ev, now)...)
+			entries = append(entries, HookEntry{At: now, Event: ev})
+			build(now)
 		}
-		records = append(records, h.CloseIdle(&st)...)
-		if st.Turn != nil || len(st.Tools)+len(st.Generations)+len(st.Subagents) != 0 {
-			t.Fatalf("after the last turn closed: turn %v, %d tools, %d generations, %d subagents open", st.Turn, len(st.Tools), len(st.Generations), len(st.Subagents))
+		build(now.Add(HookIdle + time.Hour))
+		if len(entries) != 0 {
+			t.Fatalf("after the last turn closed: %d entries left", len(entries))
 		}
 		checkBuilt(t, records) // no span twice, one root a trace, every parent in it
 		for _, r := range records {

@@ -1,6 +1,7 @@
 package spanmap
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -24,14 +25,13 @@ func reload(t testing.TB, st *HookState) int {
 	return len(b)
 }
 
-// stepAll steps events (hook_event_name|generation_id[|extra JSON]) through
-// Hooks, state carried as JSON between them as hook processes do, and
-// returns every record made.
-func stepAll(t *testing.T, events []string) []SpanRecord {
+// stepAll journals events (hook_event_name|generation_id[|extra JSON]), a
+// second apart, and builds them once every turn has closed; it returns
+// every record made.
+func stepAll(t *testing.T, events []string) []spanRecord {
 	t.Helper()
-	var st HookState
-	var out []SpanRecord
 	now := time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)
+	var entries []HookEntry
 	for _, e := range events {
 		name, gen, _ := strings.Cut(e, "|")
 		gen, extra, _ := strings.Cut(gen, "|")
@@ -40,17 +40,17 @@ func stepAll(t *testing.T, events []string) []SpanRecord {
 		if err != nil {
 			t.Fatalf("%s: %v", line, err)
 		}
-		reload(t, &st)
 		now = now.Add(time.Second)
-		out = append(out, NewHooks(Options{}).Step(&st, ev, now)...)
+		entries = append(entries, HookEntry{At: now, Event: ev})
 	}
-	return out
+	var st HookState
+	return NewHooks(context.Background(), nil, Options{}).Build(&st, entries, now.Add(HookIdle+time.Hour)).records()
 }
 
 // A generation's chat span is made once: events that name a generation
 // after its stop (a late response, a session end that names the last
 // generation) do not make it again. Each turn has its root; a
-// conversation's end after its last turn is a root of its own.
+// conversation's end after its last turn was made makes no span.
 func TestHookSpansMadeOnce(t *testing.T) {
 	shell := `,"tool_name":"Shell","tool_input":{"command":"ls"},"tool_use_id":"t1"`
 	for _, tt := range []struct {
@@ -59,17 +59,17 @@ func TestHookSpansMadeOnce(t *testing.T) {
 		want   int
 	}{
 		{"two generations, stop after each, then sessionEnd",
-			[]string{"sessionStart|", "beforeSubmitPrompt|g1", "stop|g1", "beforeSubmitPrompt|g2", "stop|g2", "sessionEnd|"}, 5},
+			[]string{"sessionStart|", "beforeSubmitPrompt|g1", "stop|g1", "beforeSubmitPrompt|g2", "stop|g2", "sessionEnd|"}, 4},
 		{"sessionEnd naming the first generation",
-			[]string{"beforeSubmitPrompt|g1", "stop|g1", "beforeSubmitPrompt|g2", "stop|g2", "sessionEnd|g1"}, 5},
+			[]string{"beforeSubmitPrompt|g1", "stop|g1", "beforeSubmitPrompt|g2", "stop|g2", "sessionEnd|g1"}, 4},
 		{"sessionEnd naming the last generation",
-			[]string{"beforeSubmitPrompt|g1", "stop|g1", "beforeSubmitPrompt|g2", "stop|g2", "sessionEnd|g2"}, 5},
+			[]string{"beforeSubmitPrompt|g1", "stop|g1", "beforeSubmitPrompt|g2", "stop|g2", "sessionEnd|g2"}, 4},
 		{"a response after its generation stopped",
-			[]string{"beforeSubmitPrompt|g1", "stop|g1", "afterAgentResponse|g1", "beforeSubmitPrompt|g2", "stop|g2", "sessionEnd|"}, 5},
+			[]string{"beforeSubmitPrompt|g1", "stop|g1", "afterAgentResponse|g1", "beforeSubmitPrompt|g2", "stop|g2", "sessionEnd|"}, 4},
 		{"a second stop",
-			[]string{"beforeSubmitPrompt|g1", "stop|g1", "stop|g1", "sessionEnd|"}, 3},
+			[]string{"beforeSubmitPrompt|g1", "stop|g1", "stop|g1", "sessionEnd|"}, 2},
 		{"a tool ending after its generation stopped",
-			[]string{"beforeSubmitPrompt|g1", "preToolUse|g1|" + shell, "stop|g1", "postToolUse|g1|" + shell, "sessionEnd|"}, 4},
+			[]string{"beforeSubmitPrompt|g1", "preToolUse|g1|" + shell, "stop|g1", "postToolUse|g1|" + shell, "sessionEnd|"}, 3},
 		{"a turn without stop, closed by the next prompt",
 			[]string{"beforeSubmitPrompt|g1", "preToolUse|g1|" + shell, "beforeSubmitPrompt|g2", "postToolUse|g1|" + shell, "stop|g2"}, 5},
 	} {
@@ -90,5 +90,16 @@ func TestHookSpansMadeOnce(t *testing.T) {
 				t.Errorf("%d spans %v, want %d", len(records), names, tt.want)
 			}
 		})
+	}
+}
+
+// A state an older version wrote, with the turn it had under way, still
+// reads: what crosses builds is kept, the rest ignored.
+func TestHookStateOfAnOlderVersion(t *testing.T) {
+	old := `{"conversation_id":"c","turns":2,"told":["x"],"turn":{"key":"g","number":2},"generations":{"g":{"turn":"g"}},` +
+		`"tools":{"t":{"generation":"g"}},"subagents":{},"held":{"key":"k"}}`
+	var st HookState
+	if err := jsonUnmarshal([]byte(old), &st); err != nil || st.ConversationID != "c" || st.Turns != 2 || len(st.Told) != 1 {
+		t.Errorf("read %+v, %v", st, err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -35,36 +36,29 @@ func hookConversation(t *testing.T, path string, opts Options) tracetest.SpanStu
 	exp := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithIDGenerator(NewIDGenerator()), sdktrace.WithSyncer(exp))
 	now := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
-	var saved []byte
+	var entries []HookEntry
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		ev, err := parse.DecodeHook(sc.Bytes())
 		if err != nil {
 			t.Fatal(err)
 		}
-		var st HookState // each event a new process: the state is read back
-		if saved != nil {
-			if err := jsonUnmarshal(saved, &st); err != nil {
-				t.Fatal(err)
-			}
-		}
 		now = now.Add(time.Second)
-		for _, r := range NewHooks(opts).Step(&st, ev, now) {
-			b, err := r.MarshalJSON() // and the records, through the spool
-			if err != nil {
-				t.Fatal(err)
-			}
-			var back SpanRecord
-			if err := back.UnmarshalJSON(b); err != nil {
-				t.Fatal(err)
-			}
-			Emit(context.Background(), tp.Tracer("hook"), back)
-		}
-		if saved, err = jsonMarshal(&st); err != nil {
-			t.Fatal(err)
-		}
+		entries = append(entries, HookEntry{At: now, Event: ev})
 	}
-	return exp.GetSpans()
+	// Built as the delivery builds it, a grace after the last event: a
+	// turn still open is left open. The state reads back as the next
+	// build reads it.
+	var st HookState
+	h := NewHooks(context.Background(), tp.Tracer("hook"), opts)
+	built := h.Build(&st, entries, now.Add(HookGrace+time.Second))
+	reload(t, &st)
+	h.Make(built, "")
+	spans := exp.GetSpans()
+	for _, sp := range spans {
+		checkOperation(t, sp.Name, attr(sp, OperationName), attr(sp, ToolName))
+	}
+	return spans
 }
 
 // An interactive session through its hooks is the span model a stream
@@ -81,14 +75,33 @@ func TestHookSessionGolden(t *testing.T) {
 func jsonMarshal(v any) ([]byte, error)   { return json.Marshal(v) }
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
 
-// stepHook records one event into st, a second after the last.
-func stepHook(t *testing.T, st *HookState, line string) []SpanRecord {
+// buildHooks journals lines, a second apart, and builds them once every
+// turn has closed.
+func buildHooks(t *testing.T, lines ...string) HookBuilt {
 	t.Helper()
-	ev, err := parse.DecodeHook([]byte(line))
-	if err != nil {
-		t.Fatal(err)
+	now := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
+	var entries []HookEntry
+	for _, line := range lines {
+		ev, err := parse.DecodeHook([]byte(line))
+		if err != nil {
+			t.Fatal(err)
+		}
+		now = now.Add(time.Second)
+		entries = append(entries, HookEntry{At: now, Event: ev})
 	}
-	return NewHooks(Options{}).Step(st, ev, st.Last.Add(time.Second))
+	var st HookState
+	return NewHooks(context.Background(), nil, Options{}).Build(&st, entries, now.Add(HookIdle+time.Hour))
+}
+
+// named are the records of spans whose name starts with prefix.
+func named(records []spanRecord, prefix string) []spanRecord {
+	var out []spanRecord
+	for _, r := range records {
+		if strings.HasPrefix(r.Name, prefix) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // postToolUseFailure's failure_type says how the tool span ends: a
@@ -103,10 +116,8 @@ func TestHookFailureTypes(t *testing.T) {
 		{"permission_denied", OutcomeRejected, "", codes.Unset},
 		{"", OutcomeError, "error", codes.Error},
 	} {
-		var st HookState
-		st.Last = time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
-		stepHook(t, &st, `{"hook_event_name":"preToolUse","conversation_id":"c","generation_id":"g","tool_name":"Shell","tool_input":{"command":"make"},"tool_use_id":"t"}`)
-		done := stepHook(t, &st, `{"hook_event_name":"postToolUseFailure","conversation_id":"c","generation_id":"g","tool_name":"Shell","tool_input":{"command":"make"},"tool_use_id":"t","error_message":"it went wrong","failure_type":"`+tt.failureType+`"}`)
+		done := named(buildHooks(t, `{"hook_event_name":"preToolUse","conversation_id":"c","generation_id":"g","tool_name":"Shell","tool_input":{"command":"make"},"tool_use_id":"t"}`,
+			`{"hook_event_name":"postToolUseFailure","conversation_id":"c","generation_id":"g","tool_name":"Shell","tool_input":{"command":"make"},"tool_use_id":"t","error_message":"it went wrong","failure_type":"`+tt.failureType+`"}`).records(), "execute_tool")
 		if len(done) != 1 {
 			t.Fatalf("%q: %d records", tt.failureType, len(done))
 		}
@@ -119,8 +130,9 @@ func TestHookFailureTypes(t *testing.T) {
 	}
 }
 
-// sessionEnd's reason is recorded, and a session that ended in error or
-// was aborted says so in its status.
+// sessionEnd's reason is recorded on the turn it closes, and a session
+// that ended in error or was aborted says so in its status. With no turn
+// left to close, it makes no span and is said for the reports.
 func TestHookSessionEndReasons(t *testing.T) {
 	for _, tt := range []struct {
 		reason, errorType string
@@ -132,16 +144,25 @@ func TestHookSessionEndReasons(t *testing.T) {
 		{"window_close", "", codes.Unset},
 		{"user_close", "", codes.Unset},
 	} {
-		var st HookState
-		stepHook(t, &st, `{"hook_event_name":"sessionStart","conversation_id":"c"}`)
-		done := stepHook(t, &st, "\ufeff"+`{"hook_event_name":"sessionEnd","conversation_id":"c","reason":"`+tt.reason+`"}`)
-		if len(done) != 1 {
-			t.Fatalf("%q: %d records", tt.reason, len(done))
+		done := buildHooks(t, `{"hook_event_name":"sessionStart","conversation_id":"c"}`,
+			`{"hook_event_name":"beforeSubmitPrompt","conversation_id":"c","generation_id":"g"}`,
+			"\ufeff"+`{"hook_event_name":"sessionEnd","conversation_id":"c","reason":"`+tt.reason+`","duration_ms":9000}`).records()
+		r := done[len(done)-1]
+		if r.Name != SessionName {
+			t.Fatalf("%q: the last record is %s, not the turn", tt.reason, r.Name)
 		}
-		r := done[0]
 		if Value(r.Attrs, SessionEndReason).AsString() != tt.reason || Value(r.Attrs, ErrorType).AsString() != tt.errorType || r.Status != tt.status {
 			t.Errorf("%q: end_reason %q, error.type %q, status %v %q", tt.reason, Value(r.Attrs, SessionEndReason).AsString(),
 				Value(r.Attrs, ErrorType).AsString(), r.Status, r.Message)
 		}
+	}
+
+	b := buildHooks(t, `{"hook_event_name":"sessionStart","conversation_id":"c"}`,
+		`{"hook_event_name":"sessionEnd","conversation_id":"c","reason":"user_close","duration_ms":9000}`)
+	if done := b.records(); len(done) != 0 {
+		t.Errorf("a sessionEnd with no turn made %d spans, want none", len(done))
+	}
+	if len(b.Ends) != 1 || b.Ends[0].Reason != "user_close" || b.Ends[0].Duration != 9*time.Second || b.Ends[0].ConversationID != "c" {
+		t.Errorf("the end said for the reports: %+v", b.Ends)
 	}
 }

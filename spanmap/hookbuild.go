@@ -37,33 +37,45 @@ type HookEntry struct {
 
 // HookBuilt is what Build made of a conversation's journal.
 type HookBuilt struct {
-	Records []SpanRecord
 	// Dest is the destination of each trace built: its turn's last
-	// event's.
+	// event's that names one.
 	Dest map[trace.TraceID]string
-	// Used are the entries whose events are in Records, or came too late
-	// for a turn built before (Late counts those): the journal may let
-	// them go once Records are kept.
+	// Used are the entries whose events are in the spans built, or came
+	// too late for a turn built before (Late counts those): the journal
+	// may let them go once the spans are kept.
 	Used []int
 	Late int
+	// Ends are the conversation's ends that came after its last turn
+	// was built: no span, for the reports.
+	Ends []HookSessionEnd
 	// Again is when a turn waiting for its grace may be built; zero when
 	// none waits.
 	Again time.Time
+	spans []*draft // the turns' spans, each turn's root after its children
 }
 
-// hookTurnOf is a turn as Build finds it in a journal.
+// Make makes the spans built for dest, through h's builder: the caller
+// knows, before, where each trace's report goes.
+func (h *Hooks) Make(built HookBuilt, dest string) {
+	for _, p := range built.spans {
+		if built.Dest[p.sc.TraceID()] == dest {
+			h.emit(p)
+		}
+	}
+}
+
+// hookTurnOf is a turn as Build finds it in a journal: its entries, and
+// its stops (a stop may be told twice).
 type hookTurnOf struct {
-	start   time.Time
-	members []int // entries, in the order they are stepped
-	stop    int   // the entry of its stop; -1 for none
-	last    time.Time
+	start, last    time.Time
+	members, stops []int
 }
 
-// Build steps st through the journal's entries of every turn closed by
-// now (a grace after its stop, the next prompt or the session's end, or
-// idle for HookIdle), oldest turn first, and returns their spans. Turns
-// still open are left for a later Build, and so is every turn after one:
-// a turn links to the one before it.
+// Build builds the journal's turns closed by now (a grace after its stop,
+// the next prompt or the session's end, or idle for HookIdle), oldest
+// first, each whole from its events, and keeps what crosses turns in st.
+// Turns still open are left for a later Build, and so is every turn
+// after one: a turn links to the one before it.
 func (h *Hooks) Build(st *HookState, entries []HookEntry, now time.Time) HookBuilt {
 	out := HookBuilt{Dest: map[trace.TraceID]string{}}
 	order := make([]int, len(entries))
@@ -71,67 +83,58 @@ func (h *Hooks) Build(st *HookState, entries []HookEntry, now time.Time) HookBui
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return entries[a].At.Compare(entries[b].At) })
-
 	var live []int // entries of turns not built before
 	for _, i := range order {
-		ev := entries[i].Event
-		if _, closed := closedTurn(st, baseGeneration(entries, i)); closed && !sessionLevel(ev.Name) {
+		if _, closed := st.closedTurn(baseGeneration(entries, i)); closed && !sessionLevel(entries[i].Event.Name) {
 			out.Used = append(out.Used, i)
 			out.Late++
-			continue
+		} else {
+			live = append(live, i)
 		}
-		live = append(live, i)
 	}
 	merged := pairShellTellings(entries, live)
 	turns, starts, ends := groupTurns(entries, live, merged)
-
 	for _, i := range starts {
-		h.stepAt(st, entries, i, entries[i].At, &out)
+		st.see(entries[i].Event, entries[i].At)
+		out.Used = append(out.Used, i)
 	}
 	wait := func(at time.Time) {
 		if out.Again.IsZero() || at.Before(out.Again) {
 			out.Again = at
 		}
 	}
-	// endAt steps the sessionEnds that came before until, once ready.
-	endsDone := 0
-	endsBefore := func(until time.Time, unbounded bool) bool {
-		for ; endsDone < len(ends); endsDone++ {
-			i := ends[endsDone]
-			if !unbounded && !entries[i].At.Before(until) {
-				return true
-			}
-			if ready := entries[i].At.Add(HookGrace); now.Before(ready) {
+	// say says the sessionEnds that came before until (zero: all), each
+	// once ready; false when one is not.
+	say := func(until time.Time) bool {
+		for ; len(ends) > 0 && (until.IsZero() || entries[ends[0]].At.Before(until)); ends = ends[1:] {
+			e := entries[ends[0]]
+			if ready := e.At.Add(HookGrace); now.Before(ready) {
 				wait(ready)
 				return false
 			}
-			h.stepAt(st, entries, i, entries[i].At, &out)
+			if said, ok := h.said(st, e); ok {
+				out.Ends = append(out.Ends, said)
+			}
+			out.Used = append(out.Used, ends[0])
 		}
 		return true
 	}
-	for n, t := range turns {
-		if !endsBefore(t.start, false) {
+	for n, tt := range turns {
+		if !say(tt.start) {
 			return out
 		}
-		next, hasNext := time.Time{}, n+1 < len(turns)
-		if hasNext {
-			next = turns[n+1].start
-		}
 		end := -1 // the sessionEnd that came while it was under way
-		if endsDone < len(ends) && (!hasNext || entries[ends[endsDone]].At.Before(next)) {
-			end = ends[endsDone]
+		if len(ends) > 0 && (n+1 == len(turns) || entries[ends[0]].At.Before(turns[n+1].start)) {
+			end = ends[0]
 		}
-		var ready time.Time
-		how := TurnEndIdle
+		how, ready := TurnEndIdle, tt.last.Add(HookIdle)
 		switch {
-		case t.stop >= 0:
-			ready, how = later(entries[t.stop].At, t.last).Add(HookGrace), TurnEndStop
+		case len(tt.stops) > 0:
+			how, ready = TurnEndStop, later(entries[tt.stops[0]].At, tt.last).Add(HookGrace)
 		case end >= 0:
-			ready, how = later(entries[end].At, t.last).Add(HookGrace), TurnEndSession
-		case hasNext:
-			ready, how = later(next, t.last).Add(HookGrace), TurnEndNextPrompt
-		default:
-			ready = t.last.Add(HookIdle)
+			how, ready = TurnEndSession, later(entries[end].At, tt.last).Add(HookGrace)
+		case n+1 < len(turns):
+			how, ready = TurnEndNextPrompt, later(turns[n+1].start, tt.last).Add(HookGrace)
 		}
 		if now.Before(ready) {
 			if how != TurnEndIdle {
@@ -139,93 +142,67 @@ func (h *Hooks) Build(st *HookState, entries []HookEntry, now time.Time) HookBui
 			}
 			return out
 		}
-		order, at := t.steps(entries)
+		t, dest := h.newTurn(st), ""
+		order, at := tt.steps(entries)
 		for _, i := range order {
-			h.stepAt(st, entries, i, at[i], &out)
-			out.Used = append(out.Used, merged[i][1:]...)
+			t.add(entries[i].Event, at[i])
+			out.Used = append(out.Used, merged[i]...)
+			if d := entries[i].Dest; d != "" {
+				dest = d
+			}
 		}
-		switch {
-		case st.Turn == nil: // its stop closed it
-		case how == TurnEndSession:
-			h.stepAt(st, entries, end, entries[end].At, &out)
-			endsDone++
-		case how == TurnEndStop: // a stop naming no generation
-			out.add(entries, t, h.closeTurn(st, entries[t.stop].At, TurnEndStop, "", 0))
-		case how == TurnEndNextPrompt:
-			out.add(entries, t, h.closeTurn(st, st.Turn.Last, TurnEndNextPrompt, "", 0))
+		if t.key == "" {
+			continue // nothing opened it: a sessionEnd it did not take is said apart
+		}
+		var ending *HookEntry // the conversation's end, which the turn carries
+		if end >= 0 {
+			ending, ends = &entries[end], ends[1:]
+		}
+		switch how {
+		case TurnEndStop:
+			t.close(cmp.Or(t.stopped, entries[tt.stops[0]].At), how, ending)
+		case TurnEndSession:
+			t.add(ending.Event, ending.At) // what it says of the conversation
+			dest = cmp.Or(ending.Dest, dest)
+			t.close(ending.At, how, ending)
 		default:
-			out.add(entries, t, h.CloseIdle(st))
+			t.close(t.last, how, nil)
 		}
+		if end >= 0 {
+			out.Used = append(out.Used, end)
+		}
+		out.Dest[turnTraceID(st.ConversationID, t.key)] = dest
+		out.spans = append(out.spans, t.spans...)
 	}
-	endsBefore(time.Time{}, true)
+	say(time.Time{})
 	return out
 }
 
-// stepAt steps st by entry i at time at, keeping what it finishes.
-func (h *Hooks) stepAt(st *HookState, entries []HookEntry, i int, at time.Time, out *HookBuilt) {
-	records := h.Step(st, entries[i].Event, at)
-	for _, r := range records {
-		if _, ok := out.Dest[r.TraceID]; !ok || entries[i].Dest != "" {
-			out.Dest[r.TraceID] = entries[i].Dest
-		}
-	}
-	out.Records = append(out.Records, records...)
-	out.Used = append(out.Used, i)
-}
-
-// add keeps records a turn's closing made, under its destination.
-func (out *HookBuilt) add(entries []HookEntry, t hookTurnOf, records []SpanRecord) {
-	dest := ""
-	if len(t.members) > 0 {
-		dest = entries[t.members[len(t.members)-1]].Dest
-	}
-	for _, r := range records {
-		if _, ok := out.Dest[r.TraceID]; !ok {
-			out.Dest[r.TraceID] = dest
-		}
-	}
-	out.Records = append(out.Records, records...)
-}
-
-// steps are a turn's entries in the order they are stepped, and when:
-// each at its own time, but a tool's start no later than its end (hooks
-// of parallel calls finish in any order) and before it; the stop (and
-// any copy of it) last.
-func (t hookTurnOf) steps(entries []HookEntry) (order []int, at map[int]time.Time) {
+// steps are a turn's entries in the order they are built, and when: each
+// at its own time, but a tool's start no later than its end (hooks of
+// parallel calls finish in any order) and before it; its stops last.
+func (t *hookTurnOf) steps(entries []HookEntry) (order []int, at map[int]time.Time) {
 	ended := map[string]time.Time{} // a tool's end, by its key
 	for _, i := range t.members {
 		if e := entries[i].Event; e.EndsTool() {
 			ended[e.ToolKey] = earlier(ended[e.ToolKey], entries[i].At)
 		}
 	}
-	at = make(map[int]time.Time, len(t.members))
-	for _, i := range t.members {
+	order, at = slices.Clone(t.members), map[int]time.Time{}
+	for _, i := range append(order, t.stops...) {
 		at[i] = entries[i].At
-		if e := entries[i].Event; e.StartsTool() {
-			if end, ok := ended[e.ToolKey]; ok && end.Before(at[i]) {
-				at[i] = end
-			}
+		if end, ok := ended[entries[i].Event.ToolKey]; ok && entries[i].Event.StartsTool() && end.Before(at[i]) {
+			at[i] = end
 		}
 	}
-	n := len(t.members)
-	if t.stop >= 0 {
-		n = slices.Index(t.members, t.stop)
+	late := func(i int) int { // a start goes before what came at its time
+		if entries[i].Event.StartsTool() {
+			return 0
+		}
+		return 1
 	}
-	order = slices.Clone(t.members)
-	slices.SortStableFunc(order[:n], func(a, b int) int {
-		if c := at[a].Compare(at[b]); c != 0 {
-			return c
-		}
-		sa, sb := entries[a].Event.StartsTool(), entries[b].Event.StartsTool()
-		switch {
-		case sa && !sb:
-			return -1
-		case sb && !sa:
-			return 1
-		}
-		return 0
-	})
-	return order, at
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Or(at[a].Compare(at[b]), late(a)-late(b)) })
+	return append(order, t.stops...), at
 }
 
 // baseGeneration is the generation entry i belongs to: a thought's copy
@@ -279,52 +256,32 @@ func pairShellTellings(entries []HookEntry, live []int) map[int][]int {
 // groupTurns sorts the live entries (in time order) into turns: a
 // generation with a prompt or a stop is a turn of its own, whenever its
 // events came (a prompt naming no generation opens one when it came);
-// any other event joins the turn under way when it came. A turn's stop
-// is stepped after its other events: after-hooks that came after it are
-// still the turn's. starts are sessionStart's (stepped before any turn),
-// ends sessionEnd's.
-func groupTurns(entries []HookEntry, live []int, merged map[int][]int) (turns []hookTurnOf, starts, ends []int) {
-	byGen := map[string]int{} // generation: its turn
+// any other event joins the turn under way when it came. starts are
+// sessionStart's (seen before any turn), ends sessionEnd's.
+func groupTurns(entries []HookEntry, live []int, merged map[int][]int) (turns []*hookTurnOf, starts, ends []int) {
+	byGen := map[string]*hookTurnOf{} // generation: its turn
 	for _, i := range live {
-		ev := entries[i].Event
-		gen := baseGeneration(entries, i)
-		if ev.Name != parse.HookPrompt && (ev.Name != parse.HookStop || gen == "") {
-			continue
-		}
-		if _, ok := byGen[gen]; gen == "" || !ok {
-			if gen != "" {
-				byGen[gen] = len(turns)
+		ev, gen := entries[i].Event, baseGeneration(entries, i)
+		if ev.Name == parse.HookPrompt || ev.Name == parse.HookStop && gen != "" {
+			if gen == "" || byGen[gen] == nil {
+				turns = append(turns, &hookTurnOf{start: entries[i].At})
 			}
-			turns = append(turns, hookTurnOf{start: entries[i].At, stop: -1})
+			if gen != "" && byGen[gen] == nil {
+				byGen[gen] = turns[len(turns)-1]
+			}
 		}
 	}
 	for _, i := range live {
-		if n, ok := byGen[baseGeneration(entries, i)]; ok && !sessionLevel(entries[i].Event.Name) {
-			turns[n].start = earlier(turns[n].start, entries[i].At)
+		if t := byGen[baseGeneration(entries, i)]; t != nil && !sessionLevel(entries[i].Event.Name) {
+			t.start = earlier(t.start, entries[i].At)
 		}
 	}
-	// Turns in the order they began.
-	rank := make([]int, len(turns))
-	for i := range rank {
-		rank[i] = i
-	}
-	slices.SortStableFunc(rank, func(a, b int) int { return turns[a].start.Compare(turns[b].start) })
-	sorted := make([]hookTurnOf, len(turns))
-	where := make([]int, len(turns))
-	for to, from := range rank {
-		sorted[to], where[from] = turns[from], to
-	}
-	turns = sorted
-	for gen, n := range byGen {
-		byGen[gen] = where[n]
-	}
-
-	after := make([][]int, len(turns)) // stepped after the stop: a stop told twice
+	slices.SortStableFunc(turns, func(a, b *hookTurnOf) int { return a.start.Compare(b.start) }) // in the order they began
 	for _, i := range live {
+		ev, gen := entries[i].Event, baseGeneration(entries, i)
 		if _, kept := merged[i]; !kept {
 			continue // told again: in the event it merged into
 		}
-		ev := entries[i].Event
 		switch ev.Name {
 		case parse.HookSessionStart:
 			starts = append(starts, i)
@@ -333,42 +290,28 @@ func groupTurns(entries []HookEntry, live []int, merged map[int][]int) (turns []
 			ends = append(ends, i)
 			continue
 		}
-		gen := baseGeneration(entries, i)
-		n, ok := byGen[gen]
-		if !ok {
+		t := byGen[gen]
+		if t == nil {
 			// The turn under way when it came: the last begun by then.
-			n = -1
-			for m, t := range turns {
-				if !t.start.After(entries[i].At) {
-					n = m
-				}
+			if len(turns) == 0 {
+				turns = append(turns, &hookTurnOf{start: entries[i].At})
 			}
-			if n < 0 {
-				if len(turns) == 0 {
-					turns = append(turns, hookTurnOf{start: entries[i].At, stop: -1})
-					after = append(after, nil)
+			t = turns[0]
+			for _, u := range turns {
+				if !u.start.After(entries[i].At) {
+					t = u
 				}
-				n = 0
 			}
 			if gen != "" && !sessionLevel(ev.Name) {
-				byGen[gen] = n
+				byGen[gen] = t
 			}
 		}
-		turns[n].last = later(turns[n].last, entries[i].At)
-		switch {
-		case ev.Name == parse.HookStop && turns[n].stop < 0:
-			turns[n].stop = i
-		case ev.Name == parse.HookStop:
-			after[n] = append(after[n], i)
-		default:
-			turns[n].members = append(turns[n].members, i)
+		t.last = later(t.last, entries[i].At)
+		if ev.Name == parse.HookStop {
+			t.stops = append(t.stops, i)
+		} else {
+			t.members = append(t.members, i)
 		}
-	}
-	for n := range turns {
-		if s := turns[n].stop; s >= 0 {
-			turns[n].members = append(turns[n].members, s)
-		}
-		turns[n].members = append(turns[n].members, after[n]...)
 	}
 	return turns, starts, ends
 }

@@ -1,6 +1,7 @@
 package spanmap
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -58,30 +59,36 @@ func entriesOf(t testing.TB, script []journalEvent) []HookEntry {
 // buildUntilDone builds the journal as the delivery does, in rounds at
 // the given times (the state read back between them, the entries used
 // taken out), and returns every record.
-func buildUntilDone(t testing.TB, h *Hooks, entries []HookEntry, rounds ...time.Time) []SpanRecord {
+func buildUntilDone(t testing.TB, h *Hooks, entries []HookEntry, rounds ...time.Time) []spanRecord {
 	t.Helper()
 	var st HookState
-	var records []SpanRecord
+	var records []spanRecord
 	for _, now := range rounds {
 		reload(t, &st)
 		b := h.Build(&st, entries, now)
-		records = append(records, b.Records...)
-		used := map[int]bool{}
-		for _, i := range b.Used {
-			if used[i] {
-				t.Fatalf("entry %d used twice in one build", i)
-			}
-			used[i] = true
-		}
-		var left []HookEntry
-		for i, e := range entries {
-			if !used[i] {
-				left = append(left, e)
-			}
-		}
-		entries = left
+		records = append(records, b.records()...)
+		entries = unused(t, entries, b.Used)
 	}
 	return records
+}
+
+// unused are the entries a build did not use: what the journal keeps.
+func unused(t testing.TB, entries []HookEntry, used []int) []HookEntry {
+	t.Helper()
+	taken := map[int]bool{}
+	for _, i := range used {
+		if taken[i] {
+			t.Fatalf("entry %d used twice in one build", i)
+		}
+		taken[i] = true
+	}
+	var left []HookEntry
+	for i, e := range entries {
+		if !taken[i] {
+			left = append(left, e)
+		}
+	}
+	return left
 }
 
 // turnFacts checks what a person would notice of built turns, and
@@ -91,10 +98,10 @@ type turnFacts struct {
 	traces, tools, failed, incomplete, outside int
 }
 
-func checkBuilt(t testing.TB, records []SpanRecord) turnFacts {
+func checkBuilt(t testing.TB, records []spanRecord) turnFacts {
 	t.Helper()
 	var f turnFacts
-	made := map[trace.SpanID]SpanRecord{}
+	made := map[trace.SpanID]spanRecord{}
 	roots := map[trace.TraceID]int{}
 	for _, r := range records {
 		if was, ok := made[r.SpanID]; ok {
@@ -192,7 +199,7 @@ func TestBuildWhateverTheOrder(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			h := NewHooks(Options{})
+			h := NewHooks(context.Background(), nil, Options{})
 			entries := entriesOf(t, c.script)
 			// Built as the delivery does: once a while after the stop.
 			records := buildUntilDone(t, h, entries, buildT0.Add(time.Second), buildT0.Add(time.Minute))
@@ -206,7 +213,7 @@ func TestBuildWhateverTheOrder(t *testing.T) {
 // A turn is built once its grace has passed after its stop, not before:
 // an after-hook still finishing then is in it.
 func TestBuildWaitsForTheGrace(t *testing.T) {
-	h := NewHooks(Options{})
+	h := NewHooks(context.Background(), nil, Options{})
 	entries := entriesOf(t, []journalEvent{
 		{0, hookLine("beforeSubmitPrompt", "g1", "")},
 		{time.Millisecond, toolLine("preToolUse", "g1", "a", "ls")},
@@ -214,22 +221,22 @@ func TestBuildWaitsForTheGrace(t *testing.T) {
 	})
 	var st HookState
 	b := h.Build(&st, entries, buildT0.Add(HookGrace/2))
-	if len(b.Records) != 0 || len(b.Used) != 0 {
-		t.Fatalf("built %d spans within the grace; want none", len(b.Records))
+	if len(b.records()) != 0 || len(b.Used) != 0 {
+		t.Fatalf("built %d spans within the grace; want none", len(b.records()))
 	}
 	if want := buildT0.Add(10*time.Millisecond + HookGrace); !b.Again.Equal(want) {
 		t.Errorf("again at %v; want %v, the grace's end", b.Again, want)
 	}
 	entries = append(entries, entriesOf(t, []journalEvent{{HookGrace / 2, toolLine("postToolUse", "g1", "a", "ls")}})...)
 	b = h.Build(&st, entries, buildT0.Add(time.Minute))
-	f := checkBuilt(t, b.Records)
+	f := checkBuilt(t, b.records())
 	if f != (turnFacts{traces: 1, tools: 1}) || len(b.Used) != 4 {
 		t.Errorf("got %+v using %d entries; want the turn whole, its tool a success, every entry used", f, len(b.Used))
 	}
 	// Late: after its turn was built, an event is used and makes nothing.
 	late := entriesOf(t, []journalEvent{{2 * time.Minute, toolLine("postToolUse", "g1", "z", "ls")}})
-	if b = h.Build(&st, late, buildT0.Add(time.Hour)); len(b.Records) != 0 || b.Late != 1 || len(b.Used) != 1 {
-		t.Errorf("a late event made %d spans, late %d, used %d; want none, 1, 1", len(b.Records), b.Late, len(b.Used))
+	if b = h.Build(&st, late, buildT0.Add(time.Hour)); len(b.records()) != 0 || b.Late != 1 || len(b.Used) != 1 {
+		t.Errorf("a late event made %d spans, late %d, used %d; want none, 1, 1", len(b.records()), b.Late, len(b.Used))
 	}
 }
 
@@ -270,7 +277,7 @@ func FuzzHookJournal(f *testing.F) {
 			rounds = append(rounds, buildT0.Add(r))
 		}
 		rounds = append(rounds, buildT0.Add(time.Minute))
-		records := buildUntilDone(t, NewHooks(Options{}), entries, rounds...)
+		records := buildUntilDone(t, NewHooks(context.Background(), nil, Options{}), entries, rounds...)
 		got := checkBuilt(t, records)
 		want := turnFacts{traces: int(turns), tools: int(turns) * int(tools)}
 		if got != want {

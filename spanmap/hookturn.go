@@ -1,11 +1,13 @@
 package spanmap
 
 import (
+	"cmp"
+	"maps"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
-	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/cursor-otel/cursor-otel/parse"
@@ -25,223 +27,265 @@ const (
 	TurnEndIdle       = "idle"        // nothing came for too long
 )
 
-// OpenTurn is the trace of the turn under way in st; false when none is.
-// Its spans are held until its root is made.
-func (h *Hooks) OpenTurn(st *HookState) (trace.TraceID, bool) {
-	if st.Turn == nil {
-		return trace.TraceID{}, false
-	}
-	return turnTraceID(st.ConversationID, st.Turn.Key), true
+// hookTurn is a turn being built from its events, in the order Build
+// gives them: it opens at the first that belongs to a generation, and
+// its spans are drafted as its calls end and when it closes.
+type hookTurn struct {
+	*Hooks
+	st                *HookState
+	key               string // the generation that opened it, or "#N"; "" until it opens
+	number            int
+	start, last       time.Time
+	stopped           time.Time // when a generation's stop closed it
+	failed, cancelled bool
+	totals            *Totals // its generations' usage and cost
+	compactions       []HookCompaction
+	link              trace.SpanContext // the root of the turn before
+	gens              map[string]*hookGeneration
+	tools             map[string]*hookTool
+	subagents         map[string]*hookSubagent
+	shells            []HookEntry // afterShellExecutions no postToolUse was paired with
+	spans             []*draft
 }
 
-// CloseIdle closes the turn under way in st, which nothing has followed
-// for too long, at its last event: whole, saying it did not complete.
-func (h *Hooks) CloseIdle(st *HookState) []SpanRecord {
-	if st.Turn == nil {
-		return nil
-	}
-	return h.closeTurn(st, st.Turn.Last, TurnEndIdle, "", 0)
+// hookGeneration is one generation (a model call and what it ran).
+type hookGeneration struct {
+	start, last  time.Time
+	model        string
+	prompt, text string // with content capture
+	thoughts     []hookThought
+	toolCalls    int
+	usage        *parse.Usage
+	status       string // its stop's
+	stopped      bool
 }
 
-// enter puts an event of generation gen in a turn: the one under way, or
-// a new one. A prompt for another generation closes the turn under way
-// (its stop never came) and opens its own; any other event of a
-// generation not yet seen joins the turn under way, or opens one.
-func (h *Hooks) enter(st *HookState, event, gen string, now time.Time) []SpanRecord {
-	var done []SpanRecord
-	if t := st.Turn; t != nil {
-		if event != parse.HookPrompt || gen == "" || gen == t.Key || st.Generations[gen] != nil {
-			return nil
-		}
-		done = h.closeTurn(st, t.Last, TurnEndNextPrompt, "", 0)
+// hookThought is a thinking block.
+type hookThought struct {
+	at       time.Time
+	duration time.Duration
+	text     string // with content capture
+	sum      string // the text's digest, which tells a second copy
+}
+
+// hookTool is a tool call started and not done.
+type hookTool struct {
+	start, cover time.Time // cover: the earliest start of a subagent it ran
+	gen          string
+	call         parse.ToolCall
+}
+
+// hookSubagent is a subagent started and not stopped.
+type hookSubagent struct {
+	start     time.Time
+	gen       string
+	typ, task string
+	facts     parse.SubagentFacts
+	tool      string // the task tool call's key, when its start was seen: the subagent goes under it
+}
+
+func (h *Hooks) newTurn(st *HookState) *hookTurn {
+	return &hookTurn{Hooks: h, st: st, gens: map[string]*hookGeneration{}, tools: map[string]*hookTool{}, subagents: map[string]*hookSubagent{}}
+}
+
+// open opens the turn, keyed by gen, at now, unless it is open.
+func (t *hookTurn) open(gen string, now time.Time) {
+	if t.key != "" {
+		return
 	}
-	st.Turns++
-	key := gen
-	if key == "" {
-		key = "#" + strconv.Itoa(st.Turns)
-	}
-	st.Turn = &HookTurn{Key: key, Number: st.Turns, Start: now, Last: now, Link: h.lastRoot(st), Compactions: st.Compactions}
-	st.Compactions = nil
-	return done
+	t.st.Turns++
+	t.number, t.key, t.start, t.last = t.st.Turns, cmp.Or(gen, "#"+strconv.Itoa(t.st.Turns)), now, now
+	t.link, t.compactions, t.st.Compactions = t.lastRoot(), t.st.Compactions, nil
 }
 
 // lastRoot is the root of the conversation's last turn, for a new turn
 // to link to: whoever traced it (a wrapped run, ACP, hooks in another
 // state) when Options.Turns knows it, else the last this state closed.
-func (h *Hooks) lastRoot(st *HookState) *HookRoot {
-	if turns := h.opts.Turns; turns != nil && st.ConversationID != "" {
-		if last, ok := turns.Last(st.ConversationID); ok {
-			return &HookRoot{TraceID: last.TraceID().String(), SpanID: last.SpanID().String()}
+func (t *hookTurn) lastRoot() trace.SpanContext {
+	if turns := t.opts.Turns; turns != nil && t.st.ConversationID != "" {
+		if last, ok := turns.Last(t.st.ConversationID); ok {
+			return trace.NewSpanContext(trace.SpanContextConfig{TraceID: last.TraceID(), SpanID: last.SpanID(), TraceFlags: trace.FlagsSampled, Remote: true})
 		}
 	}
-	return st.Root
+	return t.st.Root.SpanContext()
 }
 
-// closedTurn is the turn of a generation whose chat span is made.
-func closedTurn(st *HookState, gen string) (string, bool) {
-	if gen == "" {
-		return "", false
+// add puts the event ev, at now, in the turn.
+func (t *hookTurn) add(ev parse.HookEvent, now time.Time) {
+	st := t.st
+	model := st.see(ev, now)
+	if !t.stopped.IsZero() {
+		return // a stop told again
 	}
-	for _, c := range st.Closed {
-		if c.Generation == gen {
-			return c.Turn, true
+	gen := t.generationOf(ev)
+	_, closed := st.closedTurn(gen)
+	var g *hookGeneration
+	if !sessionLevel(ev.Name) && !closed {
+		t.open(gen, now)
+		t.start, t.last = earlier(t.start, now), later(t.last, now)
+		if gen != "" {
+			if g = t.gens[gen]; g == nil {
+				g = &hookGeneration{start: now}
+				t.gens[gen] = g
+			}
+			g.start, g.last, g.model = earlier(g.start, now), later(g.last, now), betterModel(g.model, ev.ModelID, model)
+			if ev.Usage != nil && (ev.Name == parse.HookResponse || ev.Name == parse.HookStop) {
+				g.usage = ev.Usage // the generation's counts so far: the last said wins
+			}
 		}
 	}
-	return "", false
+	capture := t.opts.CaptureContent
+	switch {
+	case ev.Name == parse.HookPrompt && g != nil && capture:
+		g.prompt += ev.Prompt
+	case ev.Name == parse.HookResponse && g != nil && capture:
+		g.text += ev.Text
+	case ev.Name == parse.HookThought && g != nil:
+		th := hookThought{at: now.Add(-ev.Thinking), duration: ev.Thinking, sum: digest(ev.Text)}
+		if ev.Text != "" && slices.ContainsFunc(g.thoughts, func(o hookThought) bool { return o.sum == th.sum }) {
+			break // the second copy of a thought recorded
+		}
+		if capture && !strings.HasPrefix(ev.Text, digestMark) {
+			th.text = ev.Text
+		}
+		g.thoughts = append(g.thoughts, th)
+		t.cover(gen, th.at)
+	case ev.Name == parse.HookPreCompact && ev.Compaction != nil:
+		c := HookCompaction{At: now, C: *ev.Compaction}
+		if t.key != "" {
+			t.compactions = append(t.compactions, c)
+		} else {
+			st.Compactions = append(st.Compactions, c) // for the turn it comes before
+		}
+	case ev.StartsTool() && ev.Tool != nil:
+		if !closed && !slices.Contains(st.Told, endedKey(ev.ToolKey)) { // a call whose span is made is not started again
+			t.tools[ev.ToolKey] = &hookTool{start: now, gen: ev.GenerationID, call: *ev.Tool}
+		}
+	case ev.EndsTool() && ev.Tool != nil:
+		key := shellKey(ev)
+		switch {
+		case slices.Contains(st.Told, endedKey(ev.ToolKey)),
+			key != "" && slices.Contains(st.Told, key) && t.tools[ev.ToolKey] == nil:
+			// Told again: its span is made. (Another call of the same
+			// command, started and not ended, is not told again.)
+		case key != "" && ev.Name == parse.HookAfterShell && !closed:
+			t.shells = append(t.shells, HookEntry{At: now, Event: ev}) // its postToolUse may tell it yet
+		default:
+			if key != "" {
+				st.tell(key)
+			}
+			t.toolDone(ev, now)
+		}
+	case ev.Name == parse.HookSubagentStart && !closed && !slices.Contains(st.Told, subagentKey(ev.SubagentID)):
+		s := &hookSubagent{start: now, gen: gen, typ: ev.SubagentType, task: ev.SubagentTask, facts: ev.Subagent}
+		if key := cmp.Or(ev.Subagent.ToolCallID, ev.SubagentID); t.tools[key] != nil {
+			s.tool = key
+		}
+		t.subagents[ev.SubagentID] = s
+	case ev.Name == parse.HookSubagentStop && !slices.Contains(st.Told, subagentKey(ev.SubagentID)):
+		t.subagentDone(ev, now)
+	case ev.Name == parse.HookStop && g != nil:
+		t.failed = t.failed || ev.Status == "error"
+		t.cancelled = t.cancelled || ev.Status == stopAborted
+		g.status, g.stopped, t.stopped = ev.Status, true, now
+	case ev.Name == parse.HookStop:
+		t.cancelled = t.cancelled || ev.Status == stopAborted
+	}
 }
 
-// closeGeneration remembers that gen's chat span is made.
-func (h *Hooks) closeGeneration(st *HookState, gen, turn string) {
-	delete(st.Generations, gen)
-	st.Closed = append(st.Closed, HookClosed{Generation: gen, Turn: turn})
-	st.Closed = st.Closed[max(0, len(st.Closed)-maxClosed):]
-}
-
-// turnOf is the key of the turn generation gen is in: its own, the one
-// it closed with, else the turn under way.
-func turnOf(st *HookState, gen string) string {
-	if g := st.Generations[gen]; g != nil {
-		return g.Turn
+// generationOf is the generation an event belongs to. A thought names
+// its model call: the turn's id suffixed, "<turn>-<n>-<slug>" (cursor-agent
+// 2026.09) or "<turn>-<n>"; the editor sends each thought twice, under
+// the turn's id and under the suffixed one. Both belong to the turn.
+func (t *hookTurn) generationOf(ev parse.HookEvent) string {
+	gen := ev.GenerationID
+	if ev.Name != parse.HookThought {
+		return gen
 	}
-	if key, ok := closedTurn(st, gen); ok {
-		return key
+	if len(gen) > 37 && gen[36] == '-' && isUUID(gen[:36]) {
+		return gen[:36]
 	}
-	if st.Turn != nil {
-		return st.Turn.Key
+	if i := strings.LastIndexByte(gen, '-'); i > 0 && i < len(gen)-1 && strings.Trim(gen[i+1:], "0123456789") == "" {
+		if _, closed := t.st.closedTurn(gen[:i]); t.gens[gen[:i]] != nil || closed {
+			return gen[:i]
+		}
 	}
 	return gen
 }
 
-// closeTurn closes the turn under way at end, with everything still
-// open in it, and makes its root. how says what closed it; reason and
-// lasted are what sessionEnd said, when it did.
-func (h *Hooks) closeTurn(st *HookState, end time.Time, how, reason string, lasted time.Duration) []SpanRecord {
-	t := st.Turn
-	var done []SpanRecord
-	if held := st.Held; held != nil {
-		st.Held = nil
-		done = append(done, h.toolDone(st, held.Event, held.At))
+// cover has the turn, and the generation gen, begin no later than start:
+// a child's own measure of its time (a tool's duration, a thought's) may
+// reach back before the first event seen.
+func (t *hookTurn) cover(gen string, start time.Time) {
+	t.start = earlier(t.start, start)
+	if g := t.gens[gen]; g != nil {
+		g.start = earlier(g.start, start)
 	}
-	for key, tool := range st.Tools {
-		done = append(done, h.toolRecord(st, tool.Generation, tool.Call, key, tool.Start, later(end, tool.Start), OutcomeIncomplete, "", "", ""))
-		h.told(st, endedKey(key))
-	}
-	for id, s := range st.Subagents {
-		done = append(done, h.subagentRecord(st, id, s, later(end, s.Start)))
-	}
-	for id, g := range st.Generations {
-		done = append(done, h.generationDone(st, id, g, end, "incomplete"))
-		h.closeGeneration(st, id, g.Turn)
-	}
-	st.Tools, st.Subagents, st.Generations = nil, nil, nil
+}
 
-	r := h.root(st, t.Key, t.Start, later(end, t.Last))
-	r.Attrs = append(r.Attrs, TurnNumber.Int(t.Number), TurnEnd.String(how))
-	r.Attrs = append(r.Attrs, t.Totals.attributes()...)
-	if l, ok := t.Link.link(); ok {
-		r.Links = append(r.Links, l)
+// close closes the turn at end, with everything still open in it, and
+// drafts its root. how says what closed it; ending is the conversation's
+// end it carries, if any.
+func (t *hookTurn) close(end time.Time, how string, ending *HookEntry) {
+	st := t.st
+	if ending != nil && ending.Event.Duration > 0 && t.number == 1 {
+		// The conversation's only turn covers what it says it lasted
+		// (a headless run fires no prompt hook: its turn starts late).
+		t.start = earlier(t.start, ending.At.Add(-ending.Event.Duration))
 	}
-	for _, c := range t.Compactions {
-		r.Events = append(r.Events, RecordEvent{Name: EventCompaction, At: c.At, Attrs: h.compactionAttributes(c.C)})
-	}
-	if how == TurnEndSession {
-		r.Attrs = append(r.Attrs, h.sessionEnd(st, reason, lasted)...)
-	}
-	switch {
-	case t.Failed || how == TurnEndSession && reason == "error":
-		r.Attrs = append(r.Attrs, ErrorType.String(ErrAgent))
-		r.Status, r.Message = codes.Error, "the agent ended in error"
-	case how == TurnEndSession && reason == "aborted":
-		r.Attrs = append(r.Attrs, ErrorType.String(ErrAborted))
-		r.Status, r.Message = codes.Error, "the session was aborted"
-	case how == TurnEndNextPrompt, how == TurnEndIdle:
-		why := "the turn did not complete: the next prompt came before its stop"
-		if how == TurnEndIdle {
-			why = "the turn did not complete: no stop, and nothing more from the conversation"
+	for _, s := range t.shells {
+		if key := shellKey(s.Event); !slices.Contains(st.Told, key) && !slices.Contains(st.Told, endedKey(s.Event.ToolKey)) {
+			st.tell(key) // no postToolUse told it: it makes the span, once
+			t.toolDone(s.Event, s.At)
 		}
-		incomplete, code, msg := unfinished(closedOpen, why)
-		r.Attrs = append(r.Attrs, incomplete...)
-		r.Status, r.Message = code, msg
 	}
-	st.Root = &HookRoot{TraceID: r.TraceID.String(), SpanID: r.SpanID.String()}
-	if turns := h.opts.Turns; turns != nil && st.ConversationID != "" {
+	for _, key := range slices.Sorted(maps.Keys(t.tools)) {
+		tool := t.tools[key]
+		t.tool(tool.gen, tool.call, key, tool.start, later(end, tool.start), OutcomeIncomplete, "", "", "")
+		st.tell(endedKey(key))
+	}
+	for _, id := range slices.Sorted(maps.Keys(t.subagents)) {
+		s := t.subagents[id]
+		t.subagent(id, s, later(end, s.start))
+	}
+	for _, id := range slices.Sorted(maps.Keys(t.gens)) {
+		t.generation(id, t.gens[id], end)
+		st.Closed = append(st.Closed, HookClosed{Generation: id, Turn: t.key})
+		st.Closed = st.Closed[max(0, len(st.Closed)-maxClosed):]
+	}
+	r := t.root(end, how, ending)
+	st.Root = &HookRoot{TraceID: r.sc.TraceID().String(), SpanID: r.sc.SpanID().String()}
+	if turns := t.opts.Turns; turns != nil && st.ConversationID != "" {
 		turns.SetLast(st.ConversationID, st.Root.SpanContext())
 	}
-	st.Turn = nil
-	return append(done, r)
 }
 
-// root is the root span of a turn keyed key, with what the conversation
-// says of itself.
-func (h *Hooks) root(st *HookState, key string, start, end time.Time) SpanRecord {
-	attrs := append(h.rootAttributes("cursor-agent", said{ConversationID, st.ConversationID}, said{RequestModel, st.Model},
-		said{Cwd, st.Workspace}, said{CursorVersion, st.CursorVersion}, said{ComposerMode, st.Mode}), Source.String("hooks"))
-	return SpanRecord{TraceID: turnTraceID(st.ConversationID, key), SpanID: turnRootID(st.ConversationID, key),
-		Name: SessionName, Kind: trace.SpanKindClient, Start: start, End: end, Attrs: attrs}
+// HookSessionEnd is what a sessionEnd said of its conversation when no
+// turn was left to carry it.
+type HookSessionEnd struct {
+	ConversationID string
+	At             time.Time
+	Reason         string
+	Duration       time.Duration // what the conversation lasted, as it said; 0 when it did not
+	Turns          int
+	LastTrace      string // the trace of the conversation's last turn; "" for none
 }
 
-// sessionEnd is what a sessionEnd says of the conversation.
-func (h *Hooks) sessionEnd(st *HookState, reason string, lasted time.Duration) []attribute.KeyValue {
-	var attrs []attribute.KeyValue
-	if reason != "" {
-		attrs = append(attrs, SessionEndReason.String(h.text(reason, maxMessage)))
-	}
-	if lasted > 0 {
-		attrs = append(attrs, SessionDuration.Int64(lasted.Milliseconds()))
-	}
-	return append(attrs, SessionTurns.Int(st.Turns))
-}
-
-// End is a conversation's sessionEnd at end: it closes the turn under
-// way with its reason. With none under way, the end is a root of its
-// own, in a trace of its own linked to the last turn, so that the reason
-// and the duration are found by the conversation's id.
-func (h *Hooks) End(st *HookState, end time.Time, reason string, lasted time.Duration) []SpanRecord {
-	if t := st.Turn; t != nil {
-		if lasted > 0 && t.Number == 1 {
-			// The conversation's only turn covers what it says it lasted
-			// (a headless run fires no prompt hook: its turn starts late).
-			t.Start = earlier(t.Start, end.Add(-lasted))
-		}
-		return h.closeTurn(st, end, TurnEndSession, reason, lasted)
-	}
+// said is a sessionEnd that came with no turn to carry it. It makes no
+// span: a span of its own would be the root of a trace that a backend's
+// trace list shows as one more turn, and a span in the last turn's trace
+// would stretch that turn to the conversation's end, after a tail
+// sampler decided it. Its facts are for the reports; false when an end
+// was said already, and no turn since.
+func (h *Hooks) said(st *HookState, e HookEntry) (HookSessionEnd, bool) {
+	st.see(e.Event, e.At)
 	if st.Ended == st.Turns+1 {
-		return nil // said already, and no turn since
+		return HookSessionEnd{}, false
 	}
 	st.Ended = st.Turns + 1
-	r := h.root(st, "end-"+strconv.Itoa(st.Turns), end, end)
-	r.Attrs = append(r.Attrs, h.sessionEnd(st, reason, lasted)...)
-	if l, ok := st.Root.link(); ok {
-		r.Links = append(r.Links, l)
+	s := HookSessionEnd{ConversationID: st.ConversationID, At: e.At, Reason: h.text(e.Event.Status, maxMessage), Duration: e.Event.Duration, Turns: st.Turns}
+	if st.Root != nil {
+		s.LastTrace = st.Root.TraceID
 	}
-	for _, c := range st.Compactions {
-		r.Events = append(r.Events, RecordEvent{Name: EventCompaction, At: c.At, Attrs: h.compactionAttributes(c.C)})
-	}
-	st.Compactions = nil
-	switch reason {
-	case "error":
-		r.Attrs = append(r.Attrs, ErrorType.String(ErrAgent))
-		r.Status, r.Message = codes.Error, "the agent ended in error"
-	case "aborted":
-		r.Attrs = append(r.Attrs, ErrorType.String(ErrAborted))
-		r.Status, r.Message = codes.Error, "the session was aborted"
-	}
-	return []SpanRecord{r}
-}
-
-// IsSessionEnd says a root's attributes are those of a conversation's end
-// alone (End with no turn under way), not of a turn.
-func IsSessionEnd(attrs []attribute.KeyValue) bool {
-	return Value(attrs, SessionTurns).Type() != attribute.EMPTY && Value(attrs, TurnNumber).Type() == attribute.EMPTY
-}
-
-// turnTraceID is the trace of a conversation's turn: every hook process
-// derives the same.
-func turnTraceID(conversation, turn string) trace.TraceID {
-	return hookTraceID(conversation + "\x00turn\x00" + turn)
-}
-
-// turnRootID is the root span of a conversation's turn.
-func turnRootID(conversation, turn string) trace.SpanID {
-	return hookSpanID(conversation, "turn", turn)
+	return s, true
 }

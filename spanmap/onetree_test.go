@@ -1,6 +1,7 @@
 package spanmap
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"os"
@@ -148,37 +149,13 @@ func TestOneConversationThreeSources(t *testing.T) {
 // its tool left unfinished, by the one rule for work left open.
 func TestTurnWithoutItsEndThreeSources(t *testing.T) {
 	dir := t.TempDir() + "/"
-	cut := func(name, last, instead string) {
-		b, err := os.ReadFile("testdata/onetree/" + name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-		if !strings.Contains(lines[len(lines)-1], last) {
-			t.Fatalf("%s: the last line is not the turn's end (%s)", name, last)
-		}
-		lines = lines[:len(lines)-1]
-		if instead != "" {
-			lines = append(lines, instead)
-		}
-		if err := os.WriteFile(dir+name, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, name := range []string{"stream-turn1.ndjson", "acp-turn1.jsonl"} { // the first turn whole
-		b, err := os.ReadFile("testdata/onetree/" + name)
-		if err == nil {
-			err = os.WriteFile(dir+name, b, 0o600)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	cut("stream-turn2.ndjson", `"type":"result"`, "")
-	cut("acp-turn2.jsonl", `"stopReason"`, "")
+	oneTreeCopy(t, dir, "stream-turn1.ndjson", "", "") // the first turn whole
+	oneTreeCopy(t, dir, "acp-turn1.jsonl", "", "")
+	oneTreeCopy(t, dir, "stream-turn2.ndjson", `"type":"result"`, "")
+	oneTreeCopy(t, dir, "acp-turn2.jsonl", `"stopReason"`, "")
 	// Hooks never hear of a killed agent: the turn is closed by what
 	// comes next, here the conversation's next prompt.
-	cut("hooks.ndjson", `"hook_event_name":"stop"`, `{"hook_event_name":"beforeSubmitPrompt","generation_id":"gen-3","conversation_id":"conv-one","prompt":"Again"}`)
+	oneTreeCopy(t, dir, "hooks.ndjson", `"hook_event_name":"stop"`, `{"hook_event_name":"beforeSubmitPrompt","generation_id":"gen-3","conversation_id":"conv-one","prompt":"Again"}`)
 	want := map[string]string{
 		"turns":      "2",
 		"turn1 root": "invoke_agent cursor-agent client Unset",
@@ -201,6 +178,268 @@ func TestTurnWithoutItsEndThreeSources(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A turn the person cancelled (Ctrl-C on a wrapped run: a SIGINT passed
+// on and the agent's exit status 130; a hook stop that says aborted;
+// ACP's session/cancel) is the same tree from each source: its tool left
+// running incomplete, and neither it nor the root ERROR nor with an
+// error.type, by the one rule for work left open.
+func TestCancelledTurnThreeSources(t *testing.T) {
+	dir := t.TempDir() + "/"
+	oneTreeCopy(t, dir, "stream-turn1.ndjson", "", "")
+	oneTreeCopy(t, dir, "acp-turn1.jsonl", "", "")
+	oneTreeCopy(t, dir, "stream-turn2.ndjson", `"type":"result"`, "")
+	oneTreeCopy(t, dir, "acp-turn2.jsonl", `"stopReason"`,
+		`>{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"conv-one"}}`+"\n"+
+			`<{"jsonrpc":"2.0","id":2,"result":{"stopReason":"cancelled"}}`)
+	b, err := os.ReadFile("testdata/onetree/hooks.ndjson")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	last := &lines[len(lines)-1]
+	if !strings.Contains(*last, `"hook_event_name":"stop"`) {
+		t.Fatal("hooks.ndjson: the last line is not the turn's stop")
+	}
+	*last = strings.Replace(*last, `"status":"completed"`, `"status":"aborted"`, 1)
+	if err := os.WriteFile(dir+"hooks.ndjson", []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	interrupted := 130
+	at := time.UnixMilli(1790000065000)
+	store := oneTreeStore(t)
+	stream := recordFile(t, dir+"stream-turn1.ndjson", Options{Turns: store})
+	stream = append(stream, recordFileEnd(t, dir+"stream-turn2.ndjson", Options{Turns: store},
+		End{Time: at, ExitCode: &interrupted, Signals: []Signal{{Name: "SIGINT", At: at}}, Cancelled: true})...)
+	cancelled := "execute_tool shell internal; under chat; Unset outcome=incomplete"
+	want := map[string]string{
+		"turns":      "2",
+		"turn1 root": "invoke_agent cursor-agent client Unset",
+		"turn2 root": "invoke_agent cursor-agent client Unset",
+		"t-rerun":    cancelled,
+	}
+	for source, spans := range map[string]tracetest.SpanStubs{
+		fromStream: stream, fromHooks: oneTreeHooks(t, dir), fromACP: oneTreeACP(t, dir),
+	} {
+		got := oneTreeFacts(t, spans)
+		for _, fact := range slices.Sorted(maps.Keys(want)) {
+			w := want[fact]
+			if fact == "t-rerun" && source == fromACP { // ACP tells no model calls
+				w = strings.Replace(w, "under chat", "under invoke_agent", 1)
+			}
+			if got[fact] != w {
+				t.Errorf("%s, from the %s: %q, want %q", fact, source, got[fact], w)
+			}
+		}
+	}
+}
+
+// A plan the agent asks the person to approve (the stream's
+// createPlanRequestQuery, ACP's cursor/create_plan) is one wait from
+// each source: the same span name, kind and answer, said in one
+// attribute. (No hook tells of a wait on the person.)
+func TestPlanApprovalThreeSources(t *testing.T) {
+	dir := t.TempDir() + "/"
+	oneTreeCopy(t, dir, "stream-turn1.ndjson", "", "")
+	oneTreeCopy(t, dir, "acp-turn1.jsonl", "", "")
+	oneTreeEdit(t, dir, "stream-turn2.ndjson",
+		`{"editRequestQuery":{"path":"/work/app/queue.go"}}`, `{"createPlanRequestQuery":{"plan":"1. Fix the bound"}}`,
+		`{"editRequestResponse":{"approved":{}}}`, `{"createPlanRequestResponse":{"approved":{}}}`)
+	oneTreeEdit(t, dir, "acp-turn2.jsonl",
+		`"method":"session/request_permission","params":{"sessionId":"conv-one","toolCall":{"toolCallId":"t-edit"},"options":[{"optionId":"allow","name":"Allow","kind":"allow_once"},{"optionId":"reject","name":"Reject","kind":"reject_once"}]}`,
+		`"method":"cursor/create_plan","params":{"toolCallId":"t-edit","name":"Fix","plan":"1. Fix the bound"}`,
+		`"result":{"outcome":{"outcome":"selected","optionId":"allow"}}`, `"result":{"outcome":"accepted"}`)
+	for source, spans := range map[string]tracetest.SpanStubs{fromStream: oneTreeStream(t, dir), fromACP: oneTreeACP(t, dir)} {
+		var waits []string
+		for _, s := range spans {
+			if attr(s, Wait) != "true" {
+				continue
+			}
+			var answers []string
+			for _, kv := range s.Attributes {
+				if strings.HasSuffix(string(kv.Key), ".outcome") {
+					answers = append(answers, string(kv.Key)+"="+kv.Value.String())
+				}
+			}
+			waits = append(waits, s.Name+" "+strings.ToLower(s.SpanKind.String())+" "+strings.Join(answers, " "))
+		}
+		if want := "request_permission client cursor.interaction.outcome=approved"; len(waits) != 1 || waits[0] != want {
+			t.Errorf("from the %s, the waits: %q, want one: %q", source, waits, want)
+		}
+	}
+}
+
+// Two ways ACP says the same update each give what they say: a todo
+// list sent as a cursor/update_todos notification, then as a request, is
+// two cursor.todos events with every status; a question's answer says
+// which options the person chose, by id (their text stays out without
+// content capture). The stream and the hooks tell a todo list as a tool
+// call (updateTodos), and a question as the ask_question tool.
+func TestUpdatesSaidTwoWaysACP(t *testing.T) {
+	by := acpSpans(acpScript(t, acpPrompt1,
+		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"a","update":{"sessionUpdate":"tool_call","toolCallId":"q1","kind":"other","status":"in_progress"}}}`,
+		`<{"jsonrpc":"2.0","method":"cursor/update_todos","params":{"toolCallId":"q1","todos":[{"id":"1","content":"migrate","status":"in_progress"},{"id":"2","content":"test","status":"pending"}]}}`,
+		`<{"jsonrpc":"2.0","id":4,"method":"cursor/update_todos","params":{"toolCallId":"q1","todos":[{"id":"1","content":"migrate","status":"completed"},{"id":"2","content":"test","status":"pending"}]}}`,
+		`>{"jsonrpc":"2.0","id":4,"result":{}}`,
+		`<{"jsonrpc":"2.0","id":5,"method":"cursor/ask_question","params":{"toolCallId":"q1","title":"Which?","questions":[{"id":"db","prompt":"Which database?","options":[{"id":"pg","label":"Postgres"},{"id":"my","label":"MySQL"}]}]}}`,
+		`>{"jsonrpc":"2.0","id":5,"result":{"outcome":{"outcome":"answered","answers":[{"questionId":"db","selectedOptionIds":["pg"]}]}}}`,
+		`<{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn"}}`,
+	))
+	var todos []string
+	for _, r := range by["invoke_agent cursor-agent"] {
+		for _, ev := range r.Events() {
+			if ev.Name == EventACPTodos {
+				for _, kv := range ev.Attributes {
+					todos = append(todos, string(kv.Key)+"="+kv.Value.String())
+				}
+			}
+		}
+	}
+	if want := []string{`cursor.todos.statuses=["in_progress","pending"]`, `cursor.todos.statuses=["completed","pending"]`}; !slices.Equal(todos, want) {
+		t.Errorf("the todo events: %q, want %q", todos, want)
+	}
+	q := by["cursor/ask_question"]
+	if len(q) != 1 || spanAttr(q[0], "cursor.interaction.outcome") != "answered" || spanAttr(q[0], "cursor.interaction.option_ids") != `["pg"]` {
+		t.Fatalf("the question: %v", names(by))
+	}
+	for _, kv := range q[0].Attributes() {
+		if strings.Contains(kv.Value.String(), "Postgres") {
+			t.Errorf("%s holds the option's text without content capture", kv.Key)
+		}
+	}
+}
+
+// An ACP subagent (subagent_update announcing a child session) records
+// its session id, its own tokens on its span, summed into its turn's
+// totals once (summed over the trace, each gen_ai.usage.* figure is the
+// turn's cursor.usage.* total), and its message to its parent is an
+// event naming the session that sent it. (The stream's and the hooks'
+// subagents carry no session of their own, nor usage, and no messages
+// between sessions: they lack these facts.)
+func TestSubagentUsageAndMessagesACP(t *testing.T) {
+	spans := acpScript(t, acpNewSession, acpNewSessionA, acpPrompt1,
+		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"a","update":{"sessionUpdate":"tool_call","toolCallId":"task-1","kind":"other","title":"Explore","status":"in_progress"}}}`,
+		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"a","update":{"sessionUpdate":"subagent_update","sessionId":"child-1","title":"explore","state":{"state":"running"}}}}`,
+		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"child-1","update":{"sessionUpdate":"session_message","content":{"type":"text","text":"found it"}}}}`,
+		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"a","update":{"sessionUpdate":"subagent_update","sessionId":"child-1","state":{"state":"idle","stopReason":"end_turn","usage":{"inputTokens":1200,"outputTokens":300,"totalTokens":1500}}}}}`,
+		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"a","update":{"sessionUpdate":"tool_call_update","toolCallId":"task-1","status":"completed"}}}`,
+		`<{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn","usage":{"inputTokens":5000,"outputTokens":800,"totalTokens":5800}}}`,
+	)
+	by := acpSpans(spans)
+	sub, root := by["invoke_agent explore"], rootsByPrompt(spans)
+	if len(sub) != 1 || len(root) != 1 {
+		t.Fatalf("want one turn and its subagent: %v", names(by))
+	}
+	if got := spanAttr(sub[0], "cursor.subagent.session_id"); got != "child-1" {
+		t.Errorf("the subagent's session: %q, want child-1", got)
+	}
+	if got := spanAttr(sub[0], "gen_ai.usage.input_tokens") + "/" + spanAttr(sub[0], "gen_ai.usage.output_tokens"); got != "1200/300" {
+		t.Errorf("the subagent's own tokens: %s, want 1200/300", got)
+	}
+	if got := spanAttr(root[0], "cursor.usage.input_tokens") + "/" + spanAttr(root[0], "cursor.usage.output_tokens"); got != "6200/1100" {
+		t.Errorf("the turn's totals: %s, want 6200/1100 (5,000 + 1,200 in, 800 + 300 out)", got)
+	}
+	var in, out int64
+	for _, ss := range by {
+		for _, s := range ss {
+			v, _ := strconv.ParseInt(spanAttr(s, "gen_ai.usage.input_tokens"), 10, 64)
+			in += v
+			v, _ = strconv.ParseInt(spanAttr(s, "gen_ai.usage.output_tokens"), 10, 64)
+			out += v
+		}
+	}
+	if in != 6200 || out != 1100 {
+		t.Errorf("summed over the trace: %d in, %d out; want each counted once: 6200, 1100", in, out)
+	}
+	var from []string
+	for _, ss := range by {
+		for _, s := range ss {
+			for _, ev := range s.Events() {
+				for _, kv := range ev.Attributes {
+					if kv.Key == MessageFromSession {
+						from = append(from, kv.Value.AsString())
+					}
+					if strings.Contains(kv.Value.String(), "found it") {
+						t.Errorf("the message's text without content capture: %s", kv.Key)
+					}
+				}
+			}
+		}
+	}
+	if !slices.Equal(from, []string{"child-1"}) {
+		t.Errorf("the messages' senders: %q, want the child's session", from)
+	}
+}
+
+// oneTreeEdit copies testdata/onetree/name into dir with each pair of
+// old and new replaced (each old must be there).
+func oneTreeEdit(t *testing.T, dir, name string, oldNew ...string) {
+	t.Helper()
+	b, err := os.ReadFile("testdata/onetree/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	for i := 0; i+1 < len(oldNew); i += 2 {
+		if !strings.Contains(text, oldNew[i]) {
+			t.Fatalf("%s: no %s", name, oldNew[i])
+		}
+		text = strings.Replace(text, oldNew[i], oldNew[i+1], 1)
+	}
+	if err := os.WriteFile(dir+name, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// oneTreeCopy copies testdata/onetree/name into dir; with last, the last
+// line (which must hold last) is dropped, and instead (lines) put in its
+// place.
+func oneTreeCopy(t *testing.T, dir, name, last, instead string) {
+	t.Helper()
+	b, err := os.ReadFile("testdata/onetree/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last != "" {
+		lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+		if !strings.Contains(lines[len(lines)-1], last) {
+			t.Fatalf("%s: the last line is not the turn's end (%s)", name, last)
+		}
+		lines = lines[:len(lines)-1]
+		if instead != "" {
+			lines = append(lines, instead)
+		}
+		b = []byte(strings.Join(lines, "\n") + "\n")
+	}
+	if err := os.WriteFile(dir+name, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// recordFileEnd records a stream file as a run that ended as end says.
+func recordFileEnd(t *testing.T, path string, opts Options, end End) tracetest.SpanStubs {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if opts.Now == nil {
+		opts.Now = func() time.Time { return replayTime }
+	}
+	rec, exp := newTestRecorder(opts)
+	dec := parse.NewDecoder(f)
+	for {
+		ev, err := dec.Next()
+		if err != nil {
+			break
+		}
+		rec.Record(ev, time.Time{})
+	}
+	rec.Finish(end)
+	return exp.GetSpans()
 }
 
 // oneTreeStore is a conversation store of the test's own.
@@ -250,7 +489,11 @@ func oneTreeACP(t *testing.T, dir string) tracetest.SpanStubs {
 		}
 		a.Close(at.Add(time.Millisecond), "the agent exited")
 	}
-	return tracetest.SpanStubsFromReadOnlySpans(rec.Ended())
+	spans := tracetest.SpanStubsFromReadOnlySpans(rec.Ended())
+	for _, s := range spans {
+		checkOperation(t, s.Name, attr(s, OperationName), attr(s, ToolName))
+	}
+	return spans
 }
 
 // oneTreeFacts reads the facts oneTreeWant names off a source's spans.
@@ -385,9 +628,10 @@ func TestTurnsLinkAcrossSources(t *testing.T) {
 	}
 
 	var st HookState // a state of its own: the hooks never saw the first turn
-	h := NewHooks(Options{Turns: store})
+	h := NewHooks(context.Background(), nil, Options{Turns: store})
 	now := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
-	var hookRoot SpanRecord
+	var hookRoot spanRecord
+	var entries []HookEntry
 	for _, line := range []string{
 		`{"hook_event_name":"beforeSubmitPrompt","conversation_id":"conv-one","generation_id":"gen-2","prompt":"Apply it"}`,
 		`{"hook_event_name":"stop","conversation_id":"conv-one","generation_id":"gen-2","status":"completed"}`,
@@ -397,10 +641,11 @@ func TestTurnsLinkAcrossSources(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, r := range h.Step(&st, ev, now) {
-			if !r.Parent.IsValid() {
-				hookRoot = r
-			}
+		entries = append(entries, HookEntry{At: now, Event: ev})
+	}
+	for _, r := range h.Build(&st, entries, now.Add(HookGrace)).records() {
+		if !r.Parent.IsValid() {
+			hookRoot = r
 		}
 	}
 	if len(hookRoot.Links) != 1 || hookRoot.Links[0].SpanID != first.SpanID() || hookRoot.Links[0].TraceID != first.TraceID() {

@@ -9,8 +9,6 @@ import (
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
-
-	"github.com/cursor-otel/cursor-otel/parse"
 )
 
 // An event program: each three bytes make one line of a stream (see
@@ -40,7 +38,7 @@ func FuzzEventOrders(f *testing.F) {
 		rec := NewRecorder(context.Background(), tp.Tracer("fuzz"), Options{CaptureContent: capture, MaxContent: 32,
 			Now: func() time.Time { return time.Unix(1790000000, 0) }})
 		for i := 0; i+2 < len(program); i += 3 {
-			rec.Record(parse.Decode(programLine(program[i], program[i+1], program[i+2], i/3), i/3+1), time.Time{})
+			rec.Record(decodeLine(programLine(program[i], program[i+1], program[i+2], i/3), i/3+1), time.Time{})
 			if s := rec.sess; s != nil {
 				if len(s.tools) > callIDs {
 					t.Fatalf("%d tool calls held open, from %d call ids", len(s.tools), callIDs)

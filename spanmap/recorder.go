@@ -7,7 +7,6 @@ package spanmap
 
 import (
 	"context"
-	"math/rand/v2"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -72,21 +71,17 @@ const maxWaiting = 256
 // must use IDGenerator: spans are made when they end, with the IDs their
 // children already name.
 type Recorder struct {
-	shaper
-	ctx        context.Context
-	tracer     trace.Tracer
+	builder
 	overBudget []string // why each session over the budget is
-	rng        *rand.Rand
 	sess       *session
-	maker      *spanMaker // nil: spans are made as they are emitted
 }
 
 // NewRecorder records into tracer. Session spans are children of the span
 // in ctx, if any (a TRACEPARENT the caller extracted).
 func NewRecorder(ctx context.Context, tracer trace.Tracer, opts Options) *Recorder {
-	r := &Recorder{shaper: newShaper(opts), ctx: ctx, tracer: tracer, rng: newRand()}
+	r := &Recorder{builder: newBuilder(ctx, tracer, opts)}
 	if opts.MakeBeside > 0 {
-		r.maker = startSpanMaker(ctx, tracer, opts.MakeBeside)
+		r.maker = startSpanMaker(ctx, &r.builder, opts.MakeBeside)
 	}
 	return r
 }
@@ -167,6 +162,11 @@ type End struct {
 	// Signals are the signals the run was sent (and passed on to the
 	// agent), as events on the session span.
 	Signals []Signal
+	// Cancelled says the person interrupted the run (a SIGINT passed on
+	// to the agent, or its exit status 130): the turn was cancelled, so
+	// its open work is incomplete and nothing failed, as ACP's
+	// session/cancel and a hook stop that says aborted.
+	Cancelled bool
 	// NoStream says the agent's output was not read (an interactive run, a
 	// subcommand): then a missing result is no failure.
 	NoStream bool

@@ -1,6 +1,7 @@
 package spanmap
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -127,7 +128,8 @@ func TestGoldenRealRecordings(t *testing.T) {
 
 // checkInvariants holds for every trace the model produces: session →
 // model call → tool call, each child inside its parent's time, every span
-// named by its operation.
+// a GenAI operation named by it, or a wait on the person (no GenAI
+// operation: no gen_ai.operation.name).
 func checkInvariants(t *testing.T, spans tracetest.SpanStubs) {
 	t.Helper()
 	byID := map[trace.SpanID]tracetest.SpanStub{}
@@ -139,7 +141,7 @@ func checkInvariants(t *testing.T, spans tracetest.SpanStubs) {
 		for i := 0; i < 16; i++ {
 			parent, ok := byID[s.Parent.SpanID()]
 			if !ok {
-				return s, attr(s, OperationName) == OpInvokeAgent
+				return s, kindOf(s) == OpInvokeAgent
 			}
 			s = parent
 		}
@@ -150,10 +152,11 @@ func checkInvariants(t *testing.T, spans tracetest.SpanStubs) {
 	wantParent := map[string][]string{OpChat: {OpInvokeAgent}, OpExecuteTool: {OpChat}, OpInvokeAgent: {OpExecuteTool},
 		OpRequestPermission: {OpExecuteTool, OpChat, OpInvokeAgent}}
 	for _, s := range spans {
-		op := attr(s, OperationName)
+		op := kindOf(s)
 		if op == "" {
-			t.Errorf("span %q has no %s", s.Name, OperationName)
+			t.Errorf("span %q has no %s and is no wait", s.Name, OperationName)
 		}
+		checkOperation(t, s.Name, attr(s, OperationName), attr(s, ToolName))
 		if s.EndTime.Before(s.StartTime) {
 			t.Errorf("span %q ends before it starts", s.Name)
 		}
@@ -165,7 +168,7 @@ func checkInvariants(t *testing.T, spans tracetest.SpanStubs) {
 			t.Errorf("span %q has no parent in the trace", s.Name)
 			continue
 		}
-		if got := attr(parent, OperationName); !slices.Contains(wantParent[op], got) {
+		if got := kindOf(parent); !slices.Contains(wantParent[op], got) {
 			t.Errorf("span %q (%s) is under a %s span, want %s", s.Name, op, got, wantParent[op])
 		}
 		if op == OpInvokeAgent && attr(parent, ToolName) != "task" {
@@ -181,6 +184,37 @@ func checkInvariants(t *testing.T, spans tracetest.SpanStubs) {
 		} else if s.StartTime.Before(root.StartTime) || s.EndTime.After(root.EndTime) {
 			t.Errorf("%q is outside its session", s.Name)
 		}
+	}
+}
+
+// kindOf is what a span is in the model: its GenAI operation, or
+// OpRequestPermission for a wait on the person (which has none).
+func kindOf(s tracetest.SpanStub) string {
+	if op := attr(s, OperationName); op != "" {
+		return op
+	}
+	if attr(s, Wait) == "true" {
+		return OpRequestPermission
+	}
+	return ""
+}
+
+// genAIOperations are the values of gen_ai.operation.name the GenAI
+// conventions define (semantic-conventions-genai, model/gen-ai/registry.yaml).
+var genAIOperations = []string{"chat", "generate_content", "text_completion", "embeddings", "retrieval", "create_agent",
+	"invoke_agent", "execute_tool", "invoke_workflow", "plan", "search_memory", "create_memory", "update_memory",
+	"upsert_memory", "delete_memory", "create_memory_store", "delete_memory_store"}
+
+// checkOperation: a span's gen_ai.operation.name, when it has one, is an
+// operation the conventions define, never a JSON-RPC method; an
+// execute_tool span names its tool.
+func checkOperation(t testing.TB, name, op, tool string) {
+	t.Helper()
+	if op != "" && (strings.Contains(op, "/") || !slices.Contains(genAIOperations, op)) {
+		t.Errorf("span %q: gen_ai.operation.name %q is no GenAI operation", name, op)
+	}
+	if op == OpExecuteTool && tool == "" {
+		t.Errorf("span %q: execute_tool without gen_ai.tool.name", name)
 	}
 }
 
@@ -301,7 +335,7 @@ func TestTraceparentBecomesTheSessionParent(t *testing.T) {
 	exp := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithIDGenerator(NewIDGenerator()), sdktrace.WithSyncer(exp))
 	rec := NewRecorder(trace.ContextWithRemoteSpanContext(context.Background(), parent), tp.Tracer("test"), Options{})
-	rec.Record(parse.Decode([]byte(`{"type":"system","subtype":"init","session_id":"s"}`), 1), time.Now())
+	rec.Record(decodeLine([]byte(`{"type":"system","subtype":"init","session_id":"s"}`), 1), time.Now())
 	rec.Finish(End{})
 	s := exp.GetSpans()[0]
 	if s.Parent.SpanID() != parent.SpanID() || s.SpanContext.TraceID() != parent.TraceID() {
@@ -532,7 +566,7 @@ func TestLiveReadTimes(t *testing.T) {
 		`{"type":"result","subtype":"success","result":"ok","session_id":"s"}`,
 	}
 	for i, l := range lines {
-		rec.Record(parse.Decode([]byte(l), i+1), t0.Add(time.Duration(i+1)*time.Second))
+		rec.Record(decodeLine([]byte(l), i+1), t0.Add(time.Duration(i+1)*time.Second))
 	}
 	exit := 0
 	rec.Finish(End{Time: t0.Add(5 * time.Second), ExitCode: &exit})
@@ -575,7 +609,7 @@ func TestLiveClockSkew(t *testing.T) {
 				{3400 * time.Millisecond, `{"type":"result","subtype":"success","result":"done","session_id":"s","duration_ms":3000}`},
 			}
 			for i, l := range lines {
-				rec.Record(parse.Decode([]byte(l.line), i+1), t0.Add(l.read))
+				rec.Record(decodeLine([]byte(l.line), i+1), t0.Add(l.read))
 			}
 			rec.Finish(End{Time: t0.Add(3500 * time.Millisecond)})
 			spans := exp.GetSpans()
@@ -688,7 +722,7 @@ func TestLongSessionStateIsBounded(t *testing.T) {
 	line := 0
 	record := func(format string, args ...any) {
 		line++
-		rec.Record(parse.Decode(fmt.Appendf(nil, format, args...), line), time.Time{})
+		rec.Record(decodeLine(fmt.Appendf(nil, format, args...), line), time.Time{})
 	}
 	record(`{"type":"system","subtype":"init","session_id":"s"}`)
 	const calls = 3072
@@ -719,7 +753,7 @@ func TestFinishCountsUntracedOutput(t *testing.T) {
 		rec, exp := newTestRecorder(Options{})
 		t0 := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 		rec.Begin(trace.SpanContext{}, t0)
-		rec.Record(parse.Decode([]byte(`{"type":"system","subtype":"init","session_id":"s"}`), 1), t0)
+		rec.Record(decodeLine([]byte(`{"type":"system","subtype":"init","session_id":"s"}`), 1), t0)
 		rec.Finish(End{Time: t0.Add(time.Second), UntracedBytes: untraced})
 		want := ""
 		if untraced > 0 {
@@ -737,9 +771,9 @@ func TestNothingStartsBeforeTheSession(t *testing.T) {
 	rec, exp := newTestRecorder(Options{})
 	t0 := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	rec.Begin(trace.SpanContext{}, t0)
-	rec.Record(parse.Decode([]byte(`{"type":"assistant","message":{"content":"hi"},"model_call_id":"m","timestamp_ms":1758000000000}`), 1), t0.Add(time.Second))
-	rec.Record(parse.Decode([]byte(`{"type":"tool_call","subtype":"started","call_id":"c","tool_call":{"lsToolCall":{"args":{}}},"model_call_id":"m","timestamp_ms":1758000000100}`), 2), t0.Add(time.Second))
-	rec.Record(parse.Decode([]byte(`{"type":"tool_call","subtype":"completed","call_id":"c","tool_call":{"lsToolCall":{"result":{"success":{}}}},"model_call_id":"m","timestamp_ms":1758000000200}`), 3), t0.Add(time.Second))
+	rec.Record(decodeLine([]byte(`{"type":"assistant","message":{"content":"hi"},"model_call_id":"m","timestamp_ms":1758000000000}`), 1), t0.Add(time.Second))
+	rec.Record(decodeLine([]byte(`{"type":"tool_call","subtype":"started","call_id":"c","tool_call":{"lsToolCall":{"args":{}}},"model_call_id":"m","timestamp_ms":1758000000100}`), 2), t0.Add(time.Second))
+	rec.Record(decodeLine([]byte(`{"type":"tool_call","subtype":"completed","call_id":"c","tool_call":{"lsToolCall":{"result":{"success":{}}}},"model_call_id":"m","timestamp_ms":1758000000200}`), 3), t0.Add(time.Second))
 	rec.Finish(End{Time: t0.Add(2 * time.Second)})
 	spans := exp.GetSpans()
 	checkInvariants(t, spans)
@@ -748,4 +782,15 @@ func TestNothingStartsBeforeTheSession(t *testing.T) {
 			t.Errorf("%s starts %v before its session", s.Name, t0.Sub(s.StartTime))
 		}
 	}
+}
+
+// decodeLine is one line of the stream (without its line ending) as the
+// stream's Decoder gives it, numbered num.
+func decodeLine(line []byte, num int) parse.Event {
+	ev, err := parse.NewDecoder(bytes.NewReader(line), parse.WithBlankLines()).Next()
+	if err != nil {
+		panic(fmt.Sprintf("decode %q: %v", line, err))
+	}
+	ev.Head().Line = num
+	return ev
 }

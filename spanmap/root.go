@@ -12,14 +12,15 @@ type said struct {
 	value string
 }
 
-// facts are the facts given as attributes, each bounded and redacted as
-// text, the empty left out.
+// facts are the facts given as attributes, each prepared as value does
+// (an identifier as given, anything else bounded and redacted as text),
+// the empty left out.
 func (r *shaper) facts(fs ...said) []attribute.KeyValue { return r.appendFacts(nil, fs...) }
 
 // appendFacts appends the facts given to attrs, as facts makes them.
 func (r *shaper) appendFacts(attrs []attribute.KeyValue, fs ...said) []attribute.KeyValue {
 	for _, f := range fs {
-		if v := r.text(f.value, maxMessage); v != "" {
+		if v := r.value(f.key, f.value, maxMessage); v != "" {
 			attrs = append(attrs, f.key.String(v))
 		}
 	}

@@ -68,12 +68,8 @@ func (r *Recorder) newSession(sc trace.SpanContext) *session {
 	}
 	s.prompt.max = 2 * r.opts.MaxContent
 	s.clock.shift = r.opts.Shift
-	// A span started and never ended gives the session its IDs and the
-	// sampler's decision (a TRACEPARENT's, a ratio's); the session's own
-	// span is made at its end with them.
 	if !sc.IsValid() {
-		_, probe := r.tracer.Start(r.ctx, SessionName, trace.WithSpanKind(trace.SpanKindClient))
-		sc = probe.SpanContext()
+		sc = r.reserveRoot(trace.SpanContext{}, SessionName)
 	}
 	s.span = draft{
 		sc:   sc,
@@ -209,7 +205,7 @@ func (s *session) setResult(e *parse.Result) {
 		attrs = append(attrs, DurationAPIMs.Int64(e.DurationAPIMs))
 	}
 	if e.RequestID != "" {
-		attrs = append(attrs, RequestID.String(s.rec.text(e.RequestID, maxMessage)))
+		attrs = append(attrs, s.rec.str(RequestID, e.RequestID))
 	}
 	if u := e.Usage; u != nil {
 		// Only the session's total is known: it is the session's usage
@@ -255,7 +251,7 @@ func (s *session) notice(e *parse.Notice, t time.Time) {
 		attrs = append(attrs, EventMessage.String(msg))
 	}
 	if e.CallID != "" {
-		attrs = append(attrs, ToolCallID.String(s.rec.text(e.CallID, maxMessage)))
+		attrs = append(attrs, s.rec.str(ToolCallID, e.CallID))
 	}
 	s.span.addEvent(name, t, attrs...)
 }
@@ -370,9 +366,9 @@ func (s *session) finish(end End) {
 	interrupted := len(end.Signals) > 0
 	for _, tc := range running {
 		tc.parent.see(endTime)
-		tc.endIncomplete(endTime, interrupted, end.UntracedBytes > 0)
+		tc.endIncomplete(endTime, streamClosing(end), interrupted)
 	}
-	s.endWaits(endTime, interrupted, end.UntracedBytes > 0)
+	s.endWaits(endTime, streamClosing(end), interrupted)
 	for _, mc := range slices.Clone(s.open) {
 		s.endModelCall(mc)
 	}
@@ -457,6 +453,9 @@ func (s *session) failure(end End, overBudget string) (errType, msg string) {
 		note(ErrStallTimeout, fmt.Sprintf("no output for %s: cursor-otel stopped the agent (--stall-timeout)", end.StallTimeout))
 	}
 	switch {
+	case s.result == nil && end.Cancelled:
+		// The person cancelled the turn: its end never came, and nothing
+		// failed (unfinished).
 	case s.result == nil && !end.NoStream && end.UntracedBytes > 0:
 		// The result may be in what was not traced: the exit status says
 		// how the run ended.
@@ -469,10 +468,10 @@ func (s *session) failure(end End, overBudget string) (errType, msg string) {
 	case s.result.IsError:
 		note(ErrAgent, s.rec.text(cmp.Or(s.result.Error, s.result.Text, "the agent reported an error"), maxMessage))
 	}
-	if end.ExitCode != nil && *end.ExitCode != 0 {
+	if end.ExitCode != nil && *end.ExitCode != 0 && !end.Cancelled {
 		note(ErrExitStatus, fmt.Sprintf("agent exited with status %d", *end.ExitCode))
 	}
-	if len(end.Signals) > 0 && len(reasons) > 0 {
+	if len(end.Signals) > 0 && len(reasons) > 0 && !end.Cancelled {
 		errType, reasons = ErrInterrupted, append([]string{"interrupted"}, reasons...)
 	}
 	if overBudget != "" {

@@ -8,8 +8,6 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
-
-	"github.com/cursor-otel/cursor-otel/parse"
 )
 
 // stallEvents are the session's cursor.stall events: when, how long, what.
@@ -53,7 +51,7 @@ func TestStallsLive(t *testing.T) {
 		{12*time.Minute + 3*time.Minute, `{"type":"result","subtype":"success","result":"done","session_id":"s"}`},
 	}
 	for i, l := range lines {
-		rec.Record(parse.Decode([]byte(l.line), i+1), t0.Add(l.read))
+		rec.Record(decodeLine([]byte(l.line), i+1), t0.Add(l.read))
 	}
 	rec.Finish(End{Time: t0.Add(25 * time.Minute)})
 	got := stallEvents(t, exp.GetSpans(), t0)
@@ -98,7 +96,7 @@ func TestStallTimeout(t *testing.T) {
 	t0 := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
 	rec, exp := newTestRecorder(Options{StallAfter: 10 * time.Minute})
 	rec.Begin(trace.SpanContext{}, t0)
-	rec.Record(parse.Decode([]byte(`{"type":"system","subtype":"init","session_id":"s","model":"Auto"}`), 1), t0.Add(time.Second))
+	rec.Record(decodeLine([]byte(`{"type":"system","subtype":"init","session_id":"s","model":"Auto"}`), 1), t0.Add(time.Second))
 	code := 143
 	rec.Finish(End{Time: t0.Add(2*time.Minute + time.Second), ExitCode: &code, StallTimeout: 2 * time.Minute})
 	session := spansNamed(exp.GetSpans(), OpInvokeAgent)[0]

@@ -54,7 +54,7 @@ func (s *session) interaction(e *parse.Interaction, t time.Time) {
 // seen) starts at t.
 func (s *session) newWait(e *parse.Interaction, t time.Time) *streamWait {
 	p := waitDraft(OpRequestPermission)
-	p.attrs = append(p.attrs, InteractionKind.String(s.rec.text(e.Kind, maxMessage)), InteractionID.String(s.rec.text(e.ID, maxMessage)))
+	p.attrs = append(p.attrs, InteractionKind.String(s.rec.text(e.Kind, maxMessage)), s.rec.str(InteractionID, e.ID))
 	p.sc, p.in, p.start, p.end = s.rec.child(s.span.sc), &s.span, t, t
 	w := &streamWait{p: p}
 	if mc := s.current; mc != nil && !mc.done {
@@ -102,12 +102,9 @@ func (s *session) emitWait(w *streamWait) {
 
 // endWaits ends the waits never answered when the session ends, in the
 // order they were asked, by the rule for work left open (unfinished).
-func (s *session) endWaits(end time.Time, interrupted, untraced bool) {
-	how, why := closedOpen, "no answer before the stream ended"
-	switch {
-	case untraced:
-		how = closedUntraced
-	case interrupted:
+func (s *session) endWaits(end time.Time, how closing, interrupted bool) {
+	why := "no answer before the stream ended"
+	if interrupted {
 		why = "interrupted"
 	}
 	open := make([]*streamWait, 0, len(s.waits))

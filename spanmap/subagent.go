@@ -26,7 +26,9 @@ func (s *session) subagent(task *draft, sub *parse.Subagent) {
 		attrs: append(rec.rootAttributes(name), SubagentSteps.Int(len(sub.Steps))),
 	}
 	if sub.ID != "" {
-		agent.attrs = append(agent.attrs, AgentID.String(rec.text(sub.ID, maxMessage)))
+		// A run's own id, not the agent's: gen_ai.agent.id asks for a
+		// stable one.
+		agent.attrs = append(agent.attrs, rec.str(SubagentID, sub.ID))
 	}
 	model := cmp.Or(rec.text(sub.Model, maxMessage), s.model)
 	if model != "" {

@@ -113,19 +113,14 @@ func (tc *toolCall) complete(e *parse.ToolCompleted, end time.Time, startMissing
 	}
 }
 
-// endIncomplete ends a tool call that never completed, because the run was
-// interrupted or the stream ended. When part of the stream was not traced
-// its completion may be in that part: then it is incomplete, but not
-// called a failure.
-func (tc *toolCall) endIncomplete(end time.Time, interrupted, untraced bool) {
+// endIncomplete ends a tool call that never completed, closed as how
+// says (streamClosing); interrupted says a signal came.
+func (tc *toolCall) endIncomplete(end time.Time, how closing, interrupted bool) {
 	start, end := tc.covering(later(end, tc.start))
 	tc.start = start
 	p := tc.draft(tc.call, OutcomeIncomplete, end)
-	how, why := closedOpen, "no completion before the stream ended"
-	switch {
-	case untraced:
-		how = closedUntraced
-	case interrupted:
+	why := "no completion before the stream ended"
+	if interrupted {
 		why = "interrupted"
 	}
 	var attrs []attribute.KeyValue
@@ -152,7 +147,7 @@ func (r *shaper) toolAttributes(call parse.ToolCall, name string) []attribute.Ke
 		ToolType.String("function"),
 	}
 	if call.ID != "" {
-		attrs = append(attrs, ToolCallID.String(r.text(call.ID, maxMessage)))
+		attrs = append(attrs, r.str(ToolCallID, call.ID))
 	}
 	if call.MCPTool != "" || call.Name == "mcp" {
 		attrs = append(attrs, MCPMethod.String("tools/call"))
@@ -168,7 +163,7 @@ func (r *shaper) toolAttributes(call parse.ToolCall, name string) []attribute.Ke
 			k attribute.Key
 			v string
 		}{{SubagentID, sub.ID}, {SubagentType, sub.Type}, {SubagentModel, sub.Model}, {SubagentDescription, sub.Description}} {
-			if v := r.text(kv.v, maxMessage); v != "" {
+			if v := r.value(kv.k, kv.v, maxMessage); v != "" {
 				attrs = append(attrs, kv.k.String(v))
 			}
 		}
@@ -244,6 +239,7 @@ func (r *shaper) factAttributes(f parse.Facts) []attribute.KeyValue {
 	str(ToolQuery, f.Query)
 	str(ToolSignal, f.Signal)
 	num(ToolExitCode, f.ExitCode)
+	num(ExitCode, f.ExitCode) // process.exit.code, as the conventions name a command's status
 	num(ToolLines, f.Lines)
 	num(ToolLinesAdded, f.LinesAdded)
 	num(ToolLinesRemove, f.LinesRemoved)

@@ -31,6 +31,22 @@ func unfinished(how closing, why string) (attrs []attribute.KeyValue, code codes
 	return []attribute.KeyValue{ErrorType.String(ErrIncomplete)}, codes.Error, why
 }
 
+// streamClosing is how a run's end closed the work still open in it:
+// part of the stream unread leaves no verdict (the work's end may be
+// there); else a run the person interrupted was a cancelled turn.
+func streamClosing(end End) closing {
+	switch {
+	case end.UntracedBytes > 0:
+		return closedUntraced
+	case end.Cancelled:
+		return closedCancelled
+	}
+	return closedOpen
+}
+
+// stopAborted is a hook stop's status when the person cancelled the turn.
+const stopAborted = "aborted"
+
 // acpClosing is how an ACP turn that stopped for stopReason closed, for
 // the work still open in it.
 func acpClosing(stopReason string) closing {

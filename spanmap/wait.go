@@ -17,11 +17,13 @@ import (
 
 // waitDraft is a wait on the person as every source that tells one
 // starts it: named by what is asked (request_permission, ask_question…),
-// CLIENT (the person is outside the agent), with cursor.wait.
-func waitDraft(op string) *draft {
-	attrs := make([]attribute.KeyValue, 2, waitAttrs)
-	attrs[0], attrs[1] = OperationName.String(op), Wait.Bool(true)
-	return &draft{name: op, kind: trace.SpanKindClient, attrs: attrs}
+// CLIENT (the person is outside the agent), with cursor.wait. It is no
+// GenAI operation, so it has no gen_ai.operation.name (ACP's are JSON-RPC
+// spans).
+func waitDraft(name string) *draft {
+	attrs := make([]attribute.KeyValue, 1, waitAttrs)
+	attrs[0] = Wait.Bool(true)
+	return &draft{name: name, kind: trace.SpanKindClient, attrs: attrs}
 }
 
 // waitAttrs is room for what a wait's span or a request's says, so
@@ -72,11 +74,9 @@ func permissionOutcome(outcome, optionKind string) string {
 
 // requestDraft is a request made across the editor's connection (ACP's
 // JSON-RPC, either way): named by its method unless name says otherwise,
-// keyed by the JSON-RPC conventions, old and current.
-func requestDraft(name, op string, kind trace.SpanKind, m *parse.ACPRequest) *draft {
-	attrs := make([]attribute.KeyValue, 0, waitAttrs)
-	if op != "" {
-		attrs = append(attrs, OperationName.String(op))
-	}
-	return &draft{name: name, kind: kind, attrs: appendRPC(attrs, m)}
+// keyed by the JSON-RPC conventions, old and current. A method is no
+// GenAI operation: the span has no gen_ai.operation.name unless the
+// caller adds one (a request that is a tool of its own).
+func requestDraft(name string, kind trace.SpanKind, m *parse.ACPRequest) *draft {
+	return &draft{name: name, kind: kind, attrs: appendRPC(make([]attribute.KeyValue, 0, waitAttrs), m)}
 }

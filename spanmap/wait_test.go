@@ -60,7 +60,12 @@ func TestStreamWaits(t *testing.T) {
 			rec.Finish(End{})
 			spans := tracetest.SpanStubs(exp.GetSpans())
 			checkInvariants(t, spans)
-			waits := spansNamed(spans, OpRequestPermission)
+			var waits tracetest.SpanStubs
+			for _, s := range spans {
+				if kindOf(s) == OpRequestPermission {
+					waits = append(waits, s)
+				}
+			}
 			if len(waits) != 1 {
 				t.Fatalf("%d waits, want 1", len(waits))
 			}

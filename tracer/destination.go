@@ -109,7 +109,7 @@ func cmpOr(a, b string) string {
 // trimmed; a name that is no HTTP token skipped, as the exporter skips
 // it; the last of one name wins. Names in lower case (HTTP and gRPC
 // metadata take them in any case); values of names differing in case
-// alone kept together, sorted. Headers the protocol sets itself, over
+// alone kept together, sorted (over HTTP, equal ones are one). Headers the protocol sets itself, over
 // what the user gives, are left out: they are not what the user's
 // differ in.
 func canonicalHeaders(getenv func(string) string, protocol string) map[string]string {
@@ -144,6 +144,10 @@ func canonicalHeaders(getenv func(string) string, protocol string) map[string]st
 	out := map[string]string{}
 	for name, values := range byName {
 		slices.Sort(values)
+		if protocol == "http/protobuf" {
+			// HTTP sets one header per name: equal values are one.
+			values = slices.Compact(values)
+		}
 		out[name] = strings.Join(values, "\x00")
 	}
 	return out

@@ -50,6 +50,8 @@ type guard struct {
 	// handInRun: handOver is asked before the shutdown began too (a
 	// long-lived process hands each trace over as it ends).
 	handInRun atomic.Bool
+	// answered, when set, is told of each export the collector took.
+	answered func(time.Time)
 
 	slots    chan struct{} // one per export in flight
 	inFlight sync.WaitGroup
@@ -173,6 +175,9 @@ func (g *guard) send(spans []sdktrace.ReadOnlySpan, inRun bool) {
 		g.exported += n
 		g.backOff = 0
 		g.mu.Unlock()
+		if g.answered != nil {
+			g.answered(time.Now())
+		}
 		spans = spans[n:]
 	}
 }
@@ -246,13 +251,13 @@ func (g *guard) Shutdown(ctx context.Context) error {
 	return g.next.Shutdown(ctx)
 }
 
-// beginShutdown marks the start of the flush and sets its deadline: then
-// every export, the ones under way too, is cut off.
-func (g *guard) beginShutdown(deadline time.Time) {
+// beginShutdown marks the start of the flush; when flush is done (its
+// deadline passed) every export, the ones under way too, is cut off.
+func (g *guard) beginShutdown(flush context.Context) {
 	g.mu.Lock()
 	g.shutdownAt = g.now()
 	g.mu.Unlock()
-	time.AfterFunc(time.Until(deadline), g.cancel)
+	context.AfterFunc(flush, g.cancel)
 }
 
 // settle cuts off the exports under way, and waits at most d for them to

@@ -34,9 +34,9 @@ func (p *Provider) handOverAt(deadline time.Time) {
 	}
 	prompt := false
 	if l := p.look.Load(); l != nil {
-		prompt = l.Prompt
+		prompt = l.AnsweredPromptly
 	} else {
-		prompt = p.spool.Prompt(p.destination())
+		prompt = p.spool.AnsweredPromptly(p.destination())
 	}
 	if prompt || !connected(p.traceConn, time.Until(deadline)/4) {
 		return
@@ -55,7 +55,7 @@ func (p *Provider) HandOverEachTrace() {
 	if p.spool == nil || p.deliverer == nil || p.guard == nil {
 		return
 	}
-	if p.spool.Prompt(p.destination()) {
+	if p.spool.AnsweredPromptly(p.destination()) {
 		return
 	}
 	p.handMu.Lock()
@@ -109,9 +109,11 @@ func (p *Provider) handOver(spans []sdktrace.ReadOnlySpan) []sdktrace.ReadOnlySp
 	}
 	p.keptMu.Unlock()
 	p.handed = append(p.handed, h)
-	if !p.started || p.eachTrace {
-		// Each time, for a long-lived process: a delivery ends within a
-		// minute, and one alive looks again before it ends.
+	if !p.started || p.eachTrace || p.flush.moves {
+		// Each time, for a long-lived process (a delivery ends within a
+		// minute) and for a run that waits while the delivery's parts are
+		// answered (a delivery lists what to send as it starts): one
+		// alive, told, looks again before it ends.
 		p.started = true
 		p.deliverer()
 	}
@@ -126,10 +128,12 @@ type handedResult struct {
 }
 
 // awaitHanded waits, polling, until the delivery has sent what was
-// handed over, has failed (it notes why), or the deadline. (Whether the
-// delivery is alive is not asked of its lock: taking it even for a look
-// could make one starting now think another is at work, and end.)
-func (p *Provider) awaitHanded(deadline time.Time) (r handedResult) {
+// handed over, has failed (it notes why), or the flush's deadline: each
+// part the delivery sends is an answer from the collector, which moves a
+// deadline that counts from the last one. (Whether the delivery is alive
+// is not asked of its lock: taking it even for a look could make one
+// starting now think another is at work, and end.)
+func (p *Provider) awaitHanded() (r handedResult) {
 	p.handMu.Lock()
 	handed := p.handed
 	p.handing = false // nothing more is handed over
@@ -138,7 +142,7 @@ func (p *Provider) awaitHanded(deadline time.Time) (r handedResult) {
 		return r
 	}
 	to := p.destination()
-	for {
+	for delivered := 0; ; delivered = r.delivered {
 		r = handedResult{}
 		for _, h := range handed {
 			left := p.spool.Left(h)
@@ -150,10 +154,14 @@ func (p *Provider) awaitHanded(deadline time.Time) (r handedResult) {
 				r.delivered -= part.Spans
 			}
 		}
+		if r.delivered > delivered {
+			p.flush.answered(time.Now())
+			p.handedDelivered.Store(int64(r.delivered))
+		}
 		if len(r.left) == 0 {
 			return r
 		}
-		if r.failure = p.spool.Failure(to, handed[0].At); r.failure != "" || !time.Now().Before(deadline) {
+		if r.failure = p.spool.Failure(to, handed[0].At); r.failure != "" || !time.Now().Before(p.flush.at()) {
 			return r // it stops at a failure: the rest waits for a later one
 		}
 		time.Sleep(10 * time.Millisecond) // polling the spool: the delivery is another process
@@ -163,7 +171,7 @@ func (p *Provider) awaitHanded(deadline time.Time) (r handedResult) {
 // account adds what became of the spans handed over to the report: those
 // delivered are exported; those left are kept, and said handed over (or
 // not exported, when the delivery failed).
-func (p *Provider) account(r *Report, h handedResult) {
+func (p *Provider) account(r *ExportReport, h handedResult) {
 	r.Exported += h.delivered
 	if len(h.left) == 0 {
 		return

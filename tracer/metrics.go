@@ -18,6 +18,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/metric/exemplar"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 	"go.opentelemetry.io/otel/sdk/resource"
+	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -133,7 +134,7 @@ func (p *Provider) metricsAtTraceEnd() {
 		p.early = make(chan struct{})
 		go func() {
 			defer close(p.early)
-			ctx, cancel := context.WithDeadline(context.Background(), p.deadline)
+			ctx, cancel := p.flush.context(context.Background())
 			defer cancel()
 			p.earlyCovers = p.recorded.Load()
 			p.earlyErr = p.exportMetrics(ctx)
@@ -175,7 +176,7 @@ func (p *Provider) Meter() metric.Meter {
 	if p.mp == nil {
 		return noop.NewMeterProvider().Meter("")
 	}
-	return p.mp.Meter("github.com/cursor-otel/cursor-otel", metric.WithInstrumentationVersion(p.version))
+	return p.mp.Meter("github.com/cursor-otel/cursor-otel", metric.WithInstrumentationVersion(p.version), metric.WithSchemaURL(semconv.SchemaURL))
 }
 
 // metricGuard remembers what became of the OTLP metrics export.

@@ -9,8 +9,9 @@ import (
 
 // The OTLP metric exporter, like the trace one, turns what it exports
 // into protobuf structs and encodes them by reflection; making that
-// encoder is most of a wrapped run's metrics export, 0.7 ms of CPU, done
-// ahead while the agent ran (Warm). appendMetricsRequest writes the same
+// encoder is most of a wrapped run's metrics export (docs/performance.md,
+// "measured choices"), done ahead while the agent ran (Warm), and still
+// CPU a run pays for. appendMetricsRequest writes the same
 // message straight from the collected metrics: the fields the exporter's
 // transformation (go.opentelemetry.io/otel/exporters/otlp/otlpmetric/
 // otlpmetricgrpc/internal/transform) sets, checked against it by

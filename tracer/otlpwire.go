@@ -14,8 +14,9 @@ import (
 
 // The OTLP exporter turns each span into a tree of protobuf structs (a
 // struct for each attribute and each value), then encodes the tree by
-// reflection: in a replay of the span-dense mix that was a fifth of the
-// CPU and two fifths of the bytes allocated. appendRequest writes the same
+// reflection: in a span-dense replay that was a large share of the CPU
+// and of the bytes allocated (docs/performance.md, "measured choices").
+// appendRequest writes the same
 // message straight from the spans into a reused buffer: the same fields
 // as the exporter's transformation (go.opentelemetry.io/otel/exporters/
 // otlp/otlptrace/internal/tracetransform) sets, in field order, checked

@@ -46,6 +46,17 @@ type Config struct {
 	Getenv func(string) string
 	// FlushTimeout bounds Shutdown; DefaultFlushTimeout when zero.
 	FlushTimeout time.Duration
+	// WaitWhileAnswered counts the flush timeout from the collector's
+	// last answer instead of from the run's end: for a run no one waits
+	// on but for its export (replay), so that a collector that is busy
+	// but answering gets everything, and one that stops answering is
+	// given up on as by any run. Off, the flush ends at most the flush
+	// timeout after the run does (the wrapper, hooks and ACP: their exit
+	// is someone's wait).
+	WaitWhileAnswered bool
+	// Waiting, with WaitWhileAnswered, is told how the flush stands
+	// every so often once it has waited longer than the flush timeout.
+	Waiting func(Waiting)
 	// Processors see every span before it is exported (the replay tree).
 	Processors []sdktrace.SpanProcessor
 	// Console is where OTEL_TRACES_EXPORTER=console writes; nil means
@@ -74,11 +85,19 @@ type Config struct {
 	// Spool keeps what the collector did not take, for a later run to
 	// deliver; nil loses it (and Report says so).
 	Spool *spool.Dir
+	// KeepNothing: what the collector does not take is not kept in the
+	// Spool, only counted (a replay: the file it read is the copy). What
+	// is handed over to the background delivery still goes through it.
+	KeepNothing bool
 	// Deliverer starts the background delivery. Set (with a Spool), a run whose
 	// collector is not known to answer within the flush timeout hands
 	// what it exports after it ended over to the delivery, which waits
 	// for the answer (see handover.go); nil, the run sends all itself.
 	Deliverer func()
+	// Journal: a long-lived process that exports in batches (ExportBatch)
+	// journals each trace as its root ends, in the spool, so that a kill
+	// between two exports loses none (see journal.go). Needs Spool.
+	Journal bool
 }
 
 // maxExportBytes is the most one export may weigh.
@@ -108,7 +127,8 @@ type Provider struct {
 	ending       atomic.Bool              // EndingAt was called: a root that ends is exported at once
 	batches      []sdktrace.SpanProcessor // the exporters' processors
 	flushTimeout time.Duration
-	deadline     time.Time // of the flush, once EndingAt was called
+	flush        *flushDeadline // when the flush gives up, counted once EndingAt was called
+	waiting      func(Waiting)
 	settings     settings
 	version      string
 	spool        *spool.Dir
@@ -130,6 +150,11 @@ type Provider struct {
 	handed    []spool.Handed // what was
 	started   bool           // the delivery was started
 	eachTrace bool           // hand over as the process goes (HandOverEachTrace)
+	// handedDelivered: of what was handed over, the spans the delivery
+	// has sent, as the flush last looked.
+	handedDelivered atomic.Int64
+
+	journal *traceJournal // nil: nothing journaled
 }
 
 // New sets up the SDK. An error means a setting is wrong; the caller can
@@ -146,7 +171,10 @@ func New(ctx context.Context, cfg Config) (*Provider, error) {
 		return nil, errors.Join(problems...)
 	}
 	p := &Provider{flushTimeout: cfg.FlushTimeout, settings: s, version: cfg.Version, spool: cfg.Spool, getenv: cfg.Getenv, conns: conns{},
-		deliverer: cfg.Deliverer}
+		deliverer: cfg.Deliverer, flush: newFlushDeadline(cfg.FlushTimeout, cfg.WaitWhileAnswered)}
+	if cfg.WaitWhileAnswered {
+		p.waiting = cfg.Waiting
+	}
 	res := newResource(ctx, cfg)
 	opts := []sdktrace.TracerProviderOption{sdktrace.WithResource(res), sdktrace.WithSampler(s.sampler)}
 	if cfg.IDGenerator != nil {
@@ -196,6 +224,10 @@ func New(ctx context.Context, cfg Config) (*Provider, error) {
 					return true
 				}
 				w.ending = p.ending.Load
+				if cfg.Journal {
+					p.journal = p.journalFor(size)
+					w.journal = p.journal
+				}
 			}
 			sp = w
 		}
@@ -241,11 +273,14 @@ func (p *Provider) newExporter(ctx context.Context, name string, cfg Config, bat
 		return nil, err
 	}
 	p.guard = newGuard(exp, batchSize, held)
+	p.guard.answered = p.flush.answered
 	if p.spool != nil {
-		p.guard.keep = p.keep
+		if !cfg.KeepNothing {
+			p.guard.keep = p.keep
+		}
 		if p.deliverer != nil {
 			p.guard.handOver = p.handOver
-			p.guard.inDoubt = func() { p.spool.NotPrompt(p.destination()) }
+			p.guard.inDoubt = func() { p.spool.ForgetPromptAnswer(p.destination()) }
 		}
 	}
 	return p.guard, nil
@@ -269,7 +304,7 @@ func (p *Provider) LookAtSpool() (pending bool) {
 	}
 	l := p.spool.Look(p.destination())
 	p.look.Store(&l)
-	return l.Pending
+	return l.HasKept
 }
 
 // keep writes spans the collector did not take to the spool.
@@ -349,6 +384,7 @@ func newResource(ctx context.Context, cfg Config) *resource.Resource {
 	// Later options win: the standard variables over detection over the
 	// defaults. Not WithProcess: the command line may hold an API key.
 	res, err := resource.New(ctx,
+		resource.WithSchemaURL(semconv.SchemaURL),
 		resource.WithAttributes(attrs...),
 		resource.WithTelemetrySDK(),
 		resource.WithHost(),
@@ -373,13 +409,15 @@ func reconnect() grpc.ConnectParams {
 	}
 }
 
-// Tracer is the tracer cursor-otel records with.
+// Tracer is the tracer cursor-otel records with. Its schema URL is that
+// of the conventions its names come from: the newest version the OTel
+// module offers, as the resource's.
 func (p *Provider) Tracer() trace.Tracer {
-	return p.tp.Tracer("github.com/cursor-otel/cursor-otel", trace.WithInstrumentationVersion(p.version))
+	return p.tp.Tracer("github.com/cursor-otel/cursor-otel", trace.WithInstrumentationVersion(p.version), trace.WithSchemaURL(semconv.SchemaURL))
 }
 
-// Report says what became of the spans.
-type Report struct {
+// ExportReport says what became of the spans.
+type ExportReport struct {
 	Spans        int // spans ended (and sampled: meant for export)
 	Exported     int // spans the collector accepted
 	Unconfirmed  int // of the rest, spans sent whose answer did not come before the flush deadline
@@ -400,36 +438,41 @@ type Report struct {
 	Kept     spool.Kept // of the spans not exported, what the spool kept
 	SpoolDir string     // where; "" when there is no spool
 	KeepErr  error      // why the spool could not keep some
+	// Again says how to send again the spans neither exported nor kept
+	// (a replay: run it again), for Warning to say; "" says nothing.
+	Again string
 }
 
 // Lost is the number of spans that ended and were not exported.
-func (r Report) Lost() int { return r.Spans - r.Exported }
+func (r ExportReport) Lost() int { return r.Spans - r.Exported }
 
 // ErrFlushTimeout says the flush deadline passed with spans unexported.
 var ErrFlushTimeout = errors.New("flush timed out")
 
-// EndingAt says the run ended at t: the flush timeout counts from then.
+// EndingAt says the run ended at t: the flush timeout counts from then
+// (with WaitWhileAnswered, from the collector's last answer, if later).
 // Exports under way and to come give up at its end (less a little for
 // exiting), so that the tracing still to do after the run, and the flush,
 // cannot hold up exit longer. Shutdown calls it if the caller did not.
 func (p *Provider) EndingAt(t time.Time) {
-	// The flush gives up a little before the timeout: exit comes after it.
-	p.deadline = t.Add(p.flushTimeout - min(exitAllowance, p.flushTimeout/10))
+	p.flush.start(t)
 	defer p.ending.Store(true)
-	p.handOverAt(p.deadline)
+	p.handOverAt(p.flush.at())
 	if p.guard != nil {
-		p.guard.beginShutdown(p.deadline)
+		p.guard.beginShutdown(p.flush.ctx)
 	}
 }
 
-// Shutdown flushes what is left, within the flush timeout, and says what
+// Shutdown flushes what is left, within the flush timeout (with
+// WaitWhileAnswered, of the collector's last answer), and says what
 // became of the spans.
-func (p *Provider) Shutdown(ctx context.Context) Report {
-	if p.deadline.IsZero() {
+func (p *Provider) Shutdown(ctx context.Context) ExportReport {
+	if !p.flush.started() {
 		p.EndingAt(time.Now())
 	}
-	ctx, cancel := context.WithDeadline(ctx, p.deadline)
+	ctx, cancel := p.flush.context(ctx)
 	defer cancel()
+	defer p.tellWaiting()()
 	// Traces and metrics flush side by side, each with the whole of the
 	// time left: one collector endpoint that hangs must not leave the
 	// other none, nor add its wait to the other's.
@@ -440,7 +483,7 @@ func (p *Provider) Shutdown(ctx context.Context) Report {
 	}
 	shutdownErr := p.tp.Shutdown(ctx)
 	flushing.Wait()
-	r := Report{Spans: int(p.ended.Load()), Endpoint: p.settings.traces.endpoint, UserEndpoint: p.settings.traces.userEndpoint, FlushTimeout: p.flushTimeout}
+	r := ExportReport{Spans: int(p.ended.Load()), Endpoint: p.settings.traces.endpoint, UserEndpoint: p.settings.traces.userEndpoint, FlushTimeout: p.flushTimeout}
 	if g := p.metricGuard; g != nil {
 		r.MetricPoints, r.MetricsUnsupported, r.MetricsErr = g.result()
 		if r.MetricsErr == nil && metricsErr != nil && !r.MetricsUnsupported {
@@ -449,7 +492,8 @@ func (p *Provider) Shutdown(ctx context.Context) Report {
 		r.MetricsEndpoint, r.MetricsUserEndpoint = p.settings.metrics.endpoint, p.settings.metrics.userEndpoint
 	}
 	// Closed without waiting: the exports are done, and tearing the
-	// connections down took 0.2-0.4 ms of a wrapped run's exit.
+	// connections down is a measurable part of a wrapped run's exit
+	// (docs/performance.md, "measured choices").
 	defer func() { go p.conns.close() }()
 	if p.guard == nil {
 		r.Exported = r.Spans
@@ -457,7 +501,8 @@ func (p *Provider) Shutdown(ctx context.Context) Report {
 	}
 	p.guard.settle(exitAllowance)
 	r.Exported, r.Unconfirmed, r.Err = p.guard.result()
-	p.account(&r, p.awaitHanded(p.deadline))
+	p.account(&r, p.awaitHanded())
+	p.closeJournal() // all of it was exported, kept or handed over
 	if p.spool != nil {
 		p.keptMu.Lock()
 		r.Kept, r.SpoolDir, r.KeepErr = p.kept, p.spool.Path, p.keepErr
@@ -486,7 +531,7 @@ func (f rootFlush) OnEnd(s sdktrace.ReadOnlySpan) {
 	steplog.Mark("root ended")
 	for _, sp := range f.p.batches {
 		go func() {
-			ctx, cancel := context.WithDeadline(context.Background(), f.p.deadline)
+			ctx, cancel := f.p.flush.context(context.Background())
 			defer cancel()
 			_ = sp.ForceFlush(ctx) // Shutdown waits for the export it starts
 		}()

@@ -148,6 +148,10 @@ func checkEndpoint(e string) error {
 	u, err := url.Parse(e)
 	hasScheme := strings.Contains(e, "://")
 	switch {
+	case !hasScheme && schemeCut(e) != "":
+		// http//host:4317, https:/host: a scheme whose :// was mistyped.
+		rest := schemeCut(e)
+		return fmt.Errorf("%q is missing :// after the scheme: write http://%s for plaintext or https://%s for TLS", e, rest, rest)
 	case !hasScheme:
 		return fmt.Errorf("%q is not a URL: write http://%s for plaintext or https://%s for TLS",
 			e, strings.TrimPrefix(e, "//"), strings.TrimPrefix(e, "//"))
@@ -163,6 +167,27 @@ func checkEndpoint(e string) error {
 		return fmt.Errorf("%q names no host: write it as http://host:port or https://host:port", e)
 	}
 	return nil
+}
+
+// schemeCut is what follows a mistyped http or https scheme at the start
+// of e (http//, http:/, https:, http;//, …), "" when e does not start so.
+func schemeCut(e string) string {
+	for _, scheme := range []string{"https", "http"} {
+		// Compared in place: lower-casing e would change its length
+		// where it is not UTF-8.
+		if len(e) < len(scheme) || !strings.EqualFold(e[:len(scheme)], scheme) {
+			continue
+		}
+		rest := e[len(scheme):]
+		sep := len(rest) - len(strings.TrimLeft(rest, ":;/"))
+		if sep == 0 {
+			return "" // httpbin:4317 is a host
+		}
+		if host := rest[sep:]; host != "" {
+			return host
+		}
+	}
+	return ""
 }
 
 // checkOTLP checks what the OTLP exporters read themselves, for traces and

@@ -49,6 +49,14 @@ func TestReadSettings(t *testing.T) {
 		{"unknown exporter", map[string]string{"OTEL_TRACES_EXPORTER": "zipkin"}, settings{}, `unknown exporter "zipkin"`},
 		{"a bare host:port", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "localhost:4317"}, settings{},
 			`"localhost:4317" is not a URL: write http://localhost:4317 for plaintext or https://localhost:4317 for TLS`},
+		{"a scheme without its ://", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http//collector:4317"}, settings{},
+			`"http//collector:4317" is missing :// after the scheme: write http://collector:4317 for plaintext or https://collector:4317 for TLS`},
+		{"a scheme with one slash", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "https:/collector:4317"}, settings{},
+			`is missing :// after the scheme: write http://collector:4317`},
+		{"a mistyped scheme before bytes that are not UTF-8", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "HTTP:\xc1\xc1"}, settings{},
+			`is missing :// after the scheme`},
+		{"a host named like a scheme", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "httpbin:4317"}, settings{},
+			`"httpbin:4317" is not a URL: write http://httpbin:4317`},
 		{"a bare IP:port", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "10.0.0.7:4317"}, settings{}, `is not a URL`},
 		{"http/json is not supported", map[string]string{"OTEL_EXPORTER_OTLP_PROTOCOL": "http/json"}, settings{}, `"http/json" is not supported`},
 		{"a URL that does not parse is not offered a second scheme", map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://[::1"}, settings{},
@@ -293,7 +301,9 @@ func TestGuardShutdownRetriesWhatWasHeldBefore(t *testing.T) {
 	g, _ := newTestGuard(collector, 512, 100)
 	export(g, 2)
 	collector.fail(nil)
-	g.beginShutdown(time.Now().Add(time.Second))
+	flush, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	g.beginShutdown(flush)
 	if err := g.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -303,7 +313,7 @@ func TestGuardShutdownRetriesWhatWasHeldBefore(t *testing.T) {
 
 	down := &countingExporter{err: errors.New("unavailable")}
 	g, _ = newTestGuard(down, 512, 100)
-	g.beginShutdown(time.Now().Add(time.Second))
+	g.beginShutdown(flush)
 	export(g, 2)
 	_ = g.Shutdown(context.Background())
 	if calls, _ := down.counts(); calls != 1 {
@@ -438,5 +448,39 @@ func TestMetricsExportedOnceAsTheTraceEnds(t *testing.T) {
 		if last != int64(roots) {
 			t.Errorf("%d roots: the last export counts %d runs, want %d", roots, last, roots)
 		}
+	}
+}
+
+// Spans and metrics say which conventions their names come from: the
+// resource, the tracer's scope and the meter's scope carry one schema URL.
+func TestSchemaURLOnResourceTracerAndMeter(t *testing.T) {
+	ctx := context.Background()
+	recv := otlptest.StartGRPC(t)
+	p, err := New(ctx, Config{Getenv: env(map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": recv.Endpoint})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := p.Meter().Int64Counter("runs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.OnTraceEnd(func(Trace) { runs.Add(ctx, 1) })
+	p.EndingAt(time.Now())
+	_, root := p.Tracer().Start(ctx, "root")
+	root.End()
+	p.Shutdown(ctx)
+	const want = "https://opentelemetry.io/schemas/1.43.0"
+	for _, rs := range recv.Spans() {
+		if rs.GetSchemaUrl() != want || rs.GetScopeSpans()[0].GetSchemaUrl() != want {
+			t.Errorf("spans: resource schema %q, scope schema %q; want %s", rs.GetSchemaUrl(), rs.GetScopeSpans()[0].GetSchemaUrl(), want)
+		}
+	}
+	for _, rm := range recv.Metrics() {
+		if rm.GetSchemaUrl() != want || rm.GetScopeMetrics()[0].GetSchemaUrl() != want {
+			t.Errorf("metrics: resource schema %q, scope schema %q; want %s", rm.GetSchemaUrl(), rm.GetScopeMetrics()[0].GetSchemaUrl(), want)
+		}
+	}
+	if len(recv.Spans()) == 0 || len(recv.Metrics()) == 0 {
+		t.Errorf("%d span exports, %d metric exports; want both", len(recv.Spans()), len(recv.Metrics()))
 	}
 }

@@ -35,7 +35,8 @@ func (p *Provider) Warm() {
 	}
 	warm(traces, metrics)
 	// A gRPC answer's headers come Huffman-coded: HPACK builds its
-	// decoding tree at the first (0.1-0.2 ms of CPU at the exit).
+	// decoding tree at the first, which is at the exit unless built here
+	// (docs/performance.md, "measured choices").
 	_, _ = hpack.HuffmanDecodeToString(hpack.AppendHuffmanString(nil, "grpc-status"))
 }
 

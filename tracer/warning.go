@@ -14,7 +14,7 @@ import (
 // arrive in words a user acts on, and how many: spans sent whose answer
 // did not come within the flush timeout may well have arrived, and are
 // counted apart.
-func (r Report) Warning() string {
+func (r ExportReport) Warning() string {
 	spans := r.spanWarning()
 	switch {
 	// Metrics to the default endpoint go unsaid: the collector usually
@@ -31,7 +31,7 @@ func (r Report) Warning() string {
 }
 
 // spanWarning is the warning about the spans alone.
-func (r Report) spanWarning() string {
+func (r ExportReport) spanWarning() string {
 	if r.Lost() == 0 {
 		return ""
 	}
@@ -59,7 +59,7 @@ func (r Report) spanWarning() string {
 
 // withEndpoint is the warning's line: where the spans went, why they did
 // not arrive, and count.
-func (r Report) withEndpoint(count string) string {
+func (r ExportReport) withEndpoint(count string) string {
 	switch {
 	case !r.UserEndpoint && r.Err != nil:
 		return fmt.Sprintf("cursor-otel: no collector reached at %s (%s); %s. Start Jaeger with: docker compose up -d", r.Endpoint, Reason(r.Err), count)
@@ -72,10 +72,13 @@ func (r Report) withEndpoint(count string) string {
 }
 
 // keptNote says what the spool kept of the spans not exported, and where
-// they wait: "" when there is no spool.
-func (r Report) keptNote() string {
+// they wait, or how to send them again when nothing kept them: "" when
+// there is no spool and nothing to say.
+func (r ExportReport) keptNote() string {
 	var note string
 	switch {
+	case r.Kept.Spans == 0 && r.Again != "":
+		note = ", not kept: " + r.Again
 	case r.SpoolDir == "":
 		return ""
 	case r.Kept.Spans > 0:

@@ -27,6 +27,9 @@ type wholeTraces struct {
 	// returns false: it would have to wait (its spans then go to next).
 	direct func([]sdktrace.ReadOnlySpan) bool
 	ending func() bool
+	// journal, when set, records each trace whose root ends before it
+	// goes on (see journal.go).
+	journal *traceJournal
 
 	mu       sync.Mutex
 	held     map[trace.TraceID][]sdktrace.ReadOnlySpan
@@ -65,6 +68,11 @@ func (w *wholeTraces) OnEnd(s sdktrace.ReadOnlySpan) {
 		w.held[id] = append(w.held[id], s)
 	}
 	w.mu.Unlock()
+	if root && w.journal != nil && len(out) > 0 {
+		w.journal.mu.RLock()
+		defer w.journal.mu.RUnlock()
+		w.journal.add(out)
+	}
 	if root && w.direct != nil && len(out) > 0 && w.ending() && w.direct(out) {
 		return
 	}

@@ -40,6 +40,7 @@ type Invocation struct {
 	Subcommand string // a subcommand, when the command line names one
 	Info       bool   // --help, --version, --list-models
 	APIKey     string // the --api-key value, to be redacted
+	Resume     string // the --resume value: the conversation resumed, an identifier
 	Prompt     []int  // the indices in Args of the prompt's words
 	formatAt   int    // index of the --output-format value, or -1
 	insertAt   int    // where an --output-format can be added: before every option, so that it splits none
@@ -118,6 +119,10 @@ func Parse(args []string) Invocation {
 		case slices.Contains(optionalValueFlags, name):
 			if !joined && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
 				i++
+				value = args[i]
+			}
+			if name == "--resume" {
+				inv.Resume = value
 			}
 		}
 	}

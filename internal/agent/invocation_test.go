@@ -27,3 +27,21 @@ func TestPromptWords(t *testing.T) {
 		}
 	}
 }
+
+// The conversation a command line resumes is read as cursor-agent reads
+// it: the next word unless it is an option, or after "=".
+func TestResume(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--resume", "chat-1", "-p", "go on"}, "chat-1"},
+		{[]string{"-p", "--resume=chat-2", "go on"}, "chat-2"},
+		{[]string{"--resume", "-p", "go on"}, ""},
+		{[]string{"-p", "go on"}, ""},
+	} {
+		if got := Parse(tt.args).Resume; got != tt.want {
+			t.Errorf("Parse(%q).Resume = %q, want %q", tt.args, got, tt.want)
+		}
+	}
+}

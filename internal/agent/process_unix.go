@@ -30,8 +30,8 @@ func (p *Process) run(s Spec, files []*os.File, started chan<- error) {
 	// the run would otherwise wait; on Linux only an agent that outlives
 	// watchdogDelay gets one). The caller runs first: woken on this
 	// goroutine's processor, it would otherwise wait there while the
-	// watchdog's fork holds it, 1.5-2 ms of every start on a 2-core
-	// machine.
+	// watchdog's fork holds it, a delay in every start on a 2-core
+	// machine (docs/performance.md, "measured choices").
 	started <- nil
 	runtime.Gosched()
 	guard := startGuard(pid, watchdogDelay)
@@ -67,8 +67,9 @@ func (p *Process) run(s Spec, files []*os.File, started chan<- error) {
 // forkExec starts a program as os.StartProcess does, in a process group
 // of its own, but through syscall.ForkExec: a process's first
 // os.StartProcess first forks a child of its own to see whether the
-// kernel's pidfds work (0.2-0.5 ms), and neither the agent's start,
-// which its first byte waits for, nor the watchdog's need pay for it.
+// kernel's pidfds work, and neither the agent's start, which its first
+// byte waits for, nor the watchdog's need pay for that fork
+// (docs/performance.md, "measured choices").
 func forkExec(path string, argv, env []string, files []*os.File, attrs ...func(*syscall.SysProcAttr)) (pid int, err error) {
 	if env == nil {
 		env = os.Environ()

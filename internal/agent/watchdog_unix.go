@@ -25,7 +25,8 @@ type watchdog struct {
 // in a process group of its own, so that a kill of cursor-otel's group
 // does not take it along. Started as the agent is (forkExec), not through
 // os/exec: a process's first os.StartProcess forks a child of its own to
-// see whether pidfds work, 0.2-0.5 ms of a run's CPU for nothing here.
+// see whether pidfds work: a run's CPU spent for nothing here
+// (docs/performance.md, "measured choices").
 func startWatchdog(pgid int) (*watchdog, error) {
 	r, w, err := os.Pipe()
 	if err != nil {

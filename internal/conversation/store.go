@@ -67,8 +67,9 @@ func (s Store) SetLast(conversation string, root trace.SpanContext) {
 // rewrite writes record over the file at path, in place, if the file is
 // a record already (a regular file of the same length, this user's own
 // and not a link, see openRecord): a turn's write is then a page cache
-// write, 6 µs, not a create and a rename over the old file, 150-200 µs
-// on ext4 (whose rename over a file starts the new one's writeback). The
+// write, many times cheaper than a create and a rename over the old file
+// on ext4, whose rename over a file starts the new one's writeback
+// (docs/performance.md, "measured choices"). The
 // record fits one page: a reader sees the old one or the new one, and a
 // crash leaves one or the other.
 func rewrite(path string, record []byte) bool {

@@ -44,6 +44,13 @@ type Setup struct {
 	// to instead of the settings' (nil: none; its metrics are recorded
 	// still): the hooks' turns, each reported where its hook said.
 	Route func(trace.TraceID) (files *summary.Files, ok bool)
+	// Surface is where the sessions come from, on every metric point
+	// (metrics.SurfaceCLI, SurfaceHooks, SurfaceACP; cli becomes ci in a
+	// CI system); "" reads each session's from its spans (replay).
+	Surface string
+	// Person, when not nil, names the person of a trace's session, as
+	// the settings allow (the hooks' user_email); nil names none.
+	Person func(trace.TraceID) settings.Person
 }
 
 // Harness is a mode's tracing, set up.
@@ -93,7 +100,7 @@ func Start(ctx context.Context, s Setup) *Harness {
 		prov = tracer.NewNoExport(ctx, cfg)
 	}
 	h.Provider = prov
-	h.MetricsErr = report(prov, h.Reports, s.Route)
+	h.MetricsErr = report(prov, h.Reports, s.Route, s.where(h.getenv), s.Person)
 	return h
 }
 
@@ -119,7 +126,7 @@ func (h *Harness) Notes() []string {
 // reports what became of the sessions the collector did not take, and
 // finishes them. It returns what the export did and the reports' first
 // error, if any.
-func (h *Harness) Close(ctx context.Context) (tracer.Report, error) {
+func (h *Harness) Close(ctx context.Context) (tracer.ExportReport, error) {
 	r := h.Provider.Shutdown(ctx)
 	spooled(h.Reports, r)
 	h.Reports.Finish()

@@ -9,8 +9,8 @@ const maxCached = 256
 
 // quoteCache remembers each model name's quote. A lookup tries every rule
 // of the snapshot against several spellings of the name, compiling the
-// regular expressions among them (about 250 µs for a Claude model), and
-// replay makes one for every session of an archive.
+// regular expressions among them (docs/performance.md, "measured
+// choices"), and replay makes one for every session of an archive.
 type quoteCache struct {
 	mu     sync.Mutex
 	quotes map[string]cachedQuote

@@ -12,7 +12,8 @@ const snapshotSource = "genai-prices 2026-08-21"
 
 // snapshotTable is the providers' models and their prices, USD per
 // million tokens: constant data, laid out by the compiler, that no run
-// builds (made at the first price, it took 0.1 ms of a wrapped run's).
+// builds (made at the first price, it cost a wrapped run measurably:
+// docs/performance.md, "measured choices").
 var snapshotTable = []snapshotProvider{
 	{id: "anthropic", match: rule{op: "contains", value: "claude"}, models: []snapshotModel{
 		{id: "claude-2", match: rule{op: "or", subs: []rule{{op: "starts_with", value: "claude-2"}, {op: "contains", value: "claude-v2"}}}, price: Price{Input: 8, Output: 24, CacheRead: 8, CacheWrite: 8}},

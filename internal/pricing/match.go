@@ -72,8 +72,9 @@ func compiled(pattern string) *regexp.Regexp {
 // anchoredPrefix is the literal text every match of pattern starts with,
 // when pattern is anchored at the start (^gpt-5\.6-luna-\d{4}: "gpt-5.6-luna-"),
 // read from the pattern itself: a name without it is no match, and its
-// expression need not be compiled (0.1-0.3 ms and dozens of page faults
-// for a lookup that tries a dozen). ok is false when nothing can be said:
+// expression need not be compiled (compiling the dozen a lookup tries
+// costs time and page faults: docs/performance.md, "measured choices"). ok is
+// false when nothing can be said:
 // not anchored, or an alternative anywhere (^a|b), which could match
 // without the prefix.
 func anchoredPrefix(pattern string) (prefix string, ok bool) {

@@ -7,8 +7,8 @@ import (
 
 // The three shapes below were regular expressions (kept in the tests,
 // which hold these to them); read by hand they cost nothing to set up,
-// where compiling them cost every priced run 0.2-0.4 ms and a 64 KiB
-// stack.
+// where compiling them cost every priced run time and a stack of its own
+// (docs/performance.md, "measured choices").
 
 // families are Claude's model families, as the price tables name them.
 var families = []string{"opus", "sonnet", "haiku", "fable"}

@@ -3,22 +3,22 @@ package redact
 import "strings"
 
 // secretNames are the parts of an environment variable's name that say its
-// value is a secret.
-var secretNames = []string{"TOKEN", "SECRET", "PASS", "PWD", "KEY", "AUTH", "COOKIE", "SESSION", "CREDENTIAL"}
+// value is a secret. SESSION is not one of them: SESSION_ID and
+// CURSOR_SESSION_ID hold the conversation a CI script resumes, an
+// identifier every span carries; a session's secret says so in another
+// part of its name (SESSION_TOKEN, SESSION_KEY, SESSION_COOKIE).
+var secretNames = []string{"TOKEN", "SECRET", "PASS", "PWD", "KEY", "AUTH", "COOKIE", "CREDENTIAL"}
 
 // notSecret are variables whose names hold one of those parts but whose
-// values are not secrets: the working directory, sockets, desktop sessions.
+// values are not secrets: the working directory, sockets, timeouts.
 var notSecret = map[string]bool{
-	"PWD": true, "OLDPWD": true, "SSH_AUTH_SOCK": true, "XAUTHORITY": true,
-	"SESSION_MANAGER": true, "DBUS_SESSION_BUS_ADDRESS": true,
-	"DESKTOP_SESSION": true, "GDMSESSION": true, "TERM_SESSION_ID": true,
-	"SECURITYSESSIONID": true, "KEYTIMEOUT": true,
+	"PWD": true, "OLDPWD": true, "SSH_AUTH_SOCK": true, "XAUTHORITY": true, "KEYTIMEOUT": true,
 }
 
 // SecretsInEnviron returns the values of the variables in environ
 // ("NAME=value" pairs) whose names say they are secrets: CURSOR_API_KEY,
 // GITHUB_TOKEN, DB_PASSWORD, MY_DB_PASS, SIGNING_KEY, REGISTRY_AUTH,
-// SESSION_COOKIE and the like.
+// SESSION_COOKIE and the like; not SESSION_ID.
 func SecretsInEnviron(environ []string) []string {
 	var secrets []string
 	for _, kv := range environ {
@@ -27,7 +27,7 @@ func SecretsInEnviron(environ []string) []string {
 			continue
 		}
 		upper := strings.ToUpper(name)
-		if notSecret[upper] || strings.HasPrefix(upper, "XDG_SESSION_") {
+		if notSecret[upper] {
 			continue
 		}
 		for _, s := range secretNames {

@@ -31,7 +31,8 @@ type Options struct {
 
 // Redactor masks secrets in text. It is safe for concurrent use.
 type Redactor struct {
-	literals *words // nil without literals
+	literals *words   // nil without literals
+	lits     []string // the literals literals finds
 	rules    []*rule
 	keywords *words  // the rules' keywords, lower case
 	byWord   [][]int // rules by keyword
@@ -114,9 +115,26 @@ func New(opts Options) *Redactor {
 		}
 	}
 	if len(lits) > 0 {
-		r.literals = newWords(lits)
+		r.literals, r.lits = newWords(lits), lits
 	}
 	return r
+}
+
+// Except is r without the known secret values that are the identifiers
+// given (a conversation's id kept in SESSION_TOKEN, say): in text they
+// are masked only where another rule finds a secret. r itself when no
+// identifier is one of its values.
+func (r *Redactor) Except(identifiers ...string) *Redactor {
+	keep := slices.DeleteFunc(slices.Clone(r.lits), func(l string) bool { return slices.Contains(identifiers, l) })
+	if len(keep) == len(r.lits) {
+		return r
+	}
+	c := *r
+	c.literals, c.lits = nil, keep
+	if len(keep) > 0 {
+		c.literals = newWords(keep)
+	}
+	return &c
 }
 
 // Redact returns s with every secret masked. The result is valid UTF-8.
@@ -281,10 +299,4 @@ func mask(s string, spans []span) string {
 	}
 	out.WriteString(s[at:])
 	return out.String()
-}
-
-// Rules says how many built-in rules there are, and from which gitleaks
-// release the token shapes come.
-func Rules() (builtin, gitleaks int, version string) {
-	return len(builtins), len(gitleaksRules), gitleaksVersion
 }

@@ -136,9 +136,31 @@ func TestSecretsInEnviron(t *testing.T) {
 		"MY_DB_PASS=hunter2", "DB_PWD=pwd123", "SIGNING_KEY=sk123", "REGISTRY_AUTH=dXNlcjpw", "SESSION_COOKIE=abc123",
 		"PWD=/home/u/src", "OLDPWD=/home/u", "SSH_AUTH_SOCK=/tmp/ssh-x/agent.1", "XDG_SESSION_ID=3",
 		"DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/1000/bus", "SESSION_MANAGER=local/host:@/tmp/.ICE-unix/1",
+		"CURSOR_SESSION_ID=7f3c9a1e-5b2d-4c8e-9f10-2a6b3c4d5e6f", "SESSION_ID=7f3c9a1e", "TERM_SESSION_ID=w0t0p0",
+		"SESSION_TOKEN=st_123456", "SESSION_KEY=sk_654321",
 	})
-	want := []string{"key_live_123", "ghs_abc", "pw12345", "wJal", "/models/x", "hunter2", "pwd123", "sk123", "dXNlcjpw", "abc123"}
+	want := []string{"key_live_123", "ghs_abc", "pw12345", "wJal", "/models/x", "hunter2", "pwd123", "sk123", "dXNlcjpw", "abc123", "st_123456", "sk_654321"}
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("SecretsInEnviron = %q, want %q", got, want)
+	}
+}
+
+// An identifier kept in a variable whose name says secret is masked in
+// text only where another rule finds a secret.
+func TestExcept(t *testing.T) {
+	const id = "7f3c9a1e-5b2d-4c8e-9f10-2a6b3c4d5e6f"
+	r := New(Options{Literals: []string{id, "hunter2hunter2"}})
+	in := "cursor-agent --resume " + id + " -p hi; PGPASSWORD=" + id + " psql; echo hunter2hunter2"
+	if got, want := r.Redact(in), "cursor-agent --resume [REDACTED] -p hi; PGPASSWORD=[REDACTED] psql; echo [REDACTED]"; got != want {
+		t.Errorf("Redact\n got %q\nwant %q", got, want)
+	}
+	if got, want := r.Except(id).Redact(in), "cursor-agent --resume "+id+" -p hi; PGPASSWORD=[REDACTED] psql; echo [REDACTED]"; got != want {
+		t.Errorf("Except(id).Redact\n got %q\nwant %q", got, want)
+	}
+	if r.Except("not a literal") != r {
+		t.Error("Except of no literal made a new Redactor")
+	}
+	if got := r.Except(id, "hunter2hunter2").Redact("echo hunter2hunter2"); got != "echo hunter2hunter2" {
+		t.Errorf("Except of every literal: %q", got)
 	}
 }

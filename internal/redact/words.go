@@ -4,11 +4,12 @@ package redact
 // too: Aho-Corasick, compiled to a table of transitions.
 //
 // Its table has a column per byte class, not per byte: the bytes the words
-// use, each a class, and one class for every other byte. gitleaks' ~260
-// keywords make about 1,900 states over ~40 classes, a 0.3 MB table where
-// a column per byte would be 3 MB; a Redactor is built at every start of
-// cursor-otel (and every hook event), and that memory is all fresh pages,
-// which cost more to touch than the table costs to fill.
+// use, each a class, and one class for every other byte. gitleaks'
+// keywords use a small part of the 256 bytes, so the table is a fraction
+// of what a column per byte makes (docs/performance.md, "measured
+// choices"); a Redactor is built at every start of cursor-otel (and every
+// hook event), and that memory is all fresh pages, which cost more to
+// touch than the table costs to fill.
 type words struct {
 	class   [256]uint16 // byte -> column
 	columns int

@@ -41,6 +41,9 @@ type Settings struct {
 	// mode, must find the same spool.
 	Spool    string
 	SpoolMax int64
+	// MetricsUser: whether and how the metrics name the person
+	// (CURSOR_OTEL_METRICS_USER, CURSOR_OTEL_METRICS_USER_SALT).
+	MetricsUser MetricsUser
 }
 
 // The defaults of the settings that have one.
@@ -52,6 +55,26 @@ const (
 
 // Problems are the settings that are wrong, each saying what to write.
 type Problems []error
+
+// Unwrap gives each problem, for errors.As.
+func (p Problems) Unwrap() []error { return p }
+
+// GuardError is a wrong setting that must stop the run rather than let
+// the agent run without it: a budget is a guard, so it fails closed.
+type GuardError struct{ Err error }
+
+func (g GuardError) Error() string { return g.Err.Error() }
+func (g GuardError) Unwrap() error { return g.Err }
+
+// Guard is the problem among problems that stops the run, nil when none
+// does.
+func Guard(problems error) error {
+	var g GuardError
+	if errors.As(problems, &g) {
+		return g
+	}
+	return nil
+}
 
 func (p Problems) Error() string {
 	msgs := make([]string, len(p))
@@ -143,6 +166,7 @@ func Load(f Flags, getenv func(string) string) (Settings, error) {
 	if text, where := l.value("max-budget-usd", f.MaxBudgetUSD); text != "" {
 		if usd, err := parseUSD(text); err != nil {
 			l.bad(where, text, err)
+			l.problems[len(l.problems)-1] = GuardError{l.problems[len(l.problems)-1]}
 		} else {
 			s.MaxBudgetUSD = usd
 		}
@@ -159,6 +183,7 @@ func Load(f Flags, getenv func(string) string) (Settings, error) {
 		s.Rewrite = on || err != nil
 	}
 	s.Spool, s.SpoolMax = l.spool()
+	s.MetricsUser = l.metricsUser()
 	l.problems = append(l.problems, tracer.CheckEnv(getenv)...)
 	if len(l.problems) > 0 {
 		return s, l.problems

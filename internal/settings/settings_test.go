@@ -24,7 +24,7 @@ func TestLoad(t *testing.T) {
 			func(s Settings) bool { return s.CaptureContent && s.Quiet && !s.DefaultRedaction && !s.Rewrite }, nil},
 		{"a bare number of seconds, a size with a unit", Flags{}, map[string]string{"CURSOR_OTEL_FLUSH_TIMEOUT": "5", "CURSOR_OTEL_MAX_ATTRIBUTE_LENGTH": "16k"},
 			func(s Settings) bool { return s.FlushTimeout == 5*time.Second && s.MaxAttributeLength == 16<<10 }, nil},
-		{"a flag wins over its twin", Flags{FlushTimeout: "500ms", CaptureContent: Switch{Text: "false", Set: true}},
+		{"a flag wins over its twin", Flags{Delivery: Delivery{FlushTimeout: "500ms"}, Content: Content{Capture: Capture{CaptureContent: Switch{Text: "false", Set: true}}}},
 			map[string]string{"CURSOR_OTEL_FLUSH_TIMEOUT": "9s", "CURSOR_OTEL_CAPTURE_CONTENT": "true"},
 			func(s Settings) bool { return s.FlushTimeout == 500*time.Millisecond && !s.CaptureContent }, nil},
 		{"wrong values take their defaults and are said", Flags{},
@@ -33,19 +33,19 @@ func TestLoad(t *testing.T) {
 				return !s.CaptureContent && s.FlushTimeout == 3*time.Second && s.MaxAttributeLength == 16384
 			},
 			[]string{`CURSOR_OTEL_CAPTURE_CONTENT="maybe"`, `CURSOR_OTEL_FLUSH_TIMEOUT="soon"`, `CURSOR_OTEL_MAX_ATTRIBUTE_LENGTH="big"`}},
-		{"a pattern that does not compile", Flags{Redact: []string{"ok-[0-9]+", "(unclosed"}}, nil,
+		{"a pattern that does not compile", Flags{Redaction: Redaction{Redact: []string{"ok-[0-9]+", "(unclosed"}}}, nil,
 			func(s Settings) bool { return len(s.Redact) == 1 }, []string{`--redact "(unclosed": not a regular expression (missing closing )`}},
-		{"a trace URL with no place for the id", Flags{TraceURL: "http://jaeger:16686/trace/"}, nil,
+		{"a trace URL with no place for the id", Flags{Reports: Reports{TraceURL: "http://jaeger:16686/trace/"}}, nil,
 			func(s Settings) bool { return s.TraceURL == "" }, []string{"no {trace_id} in it"}},
-		{"a budget in dollars", Flags{MaxBudgetUSD: "$1.50"}, nil, func(s Settings) bool { return s.MaxBudgetUSD == 1.5 && s.Prices != nil }, nil},
+		{"a budget in dollars", Flags{Budget: Budget{MaxBudgetUSD: "$1.50"}}, nil, func(s Settings) bool { return s.MaxBudgetUSD == 1.5 && s.Prices != nil }, nil},
 		{"a budget that is no amount", Flags{}, map[string]string{"CURSOR_OTEL_MAX_BUDGET_USD": "-2"},
 			func(s Settings) bool { return s.MaxBudgetUSD == 0 }, []string{`CURSOR_OTEL_MAX_BUDGET_USD="-2": not an amount of US dollars above zero`}},
-		{"a price file that is not there", Flags{Prices: "/nonexistent/prices.json"}, nil,
+		{"a price file that is not there", Flags{Figures: Figures{Prices: "/nonexistent/prices.json"}}, nil,
 			func(s Settings) bool { return s.Prices != nil }, []string{"--prices: prices /nonexistent/prices.json: " + ostext.Missing("/nonexistent/prices.json")}},
 		{"the running step's summary file, named by its variable", Flags{},
 			map[string]string{"CURSOR_OTEL_SUMMARY": "$GITHUB_STEP_SUMMARY", "GITHUB_STEP_SUMMARY": "/runner/_temp/step_summary_2"},
 			func(s Settings) bool { return s.Summary == "/runner/_temp/step_summary_2" }, nil},
-		{"the variable braced, as a flag", Flags{Summary: "${GITHUB_STEP_SUMMARY}"}, map[string]string{"GITHUB_STEP_SUMMARY": "/runner/_temp/step_summary_3"},
+		{"the variable braced, as a flag", Flags{Reports: Reports{Summary: "${GITHUB_STEP_SUMMARY}"}}, map[string]string{"GITHUB_STEP_SUMMARY": "/runner/_temp/step_summary_3"},
 			func(s Settings) bool { return s.Summary == "/runner/_temp/step_summary_3" }, nil},
 		{"a file named as it is", Flags{}, map[string]string{"CURSOR_OTEL_SUMMARY": "report-$GITHUB_STEP_SUMMARY.md", "GITHUB_STEP_SUMMARY": "/elsewhere"},
 			func(s Settings) bool { return s.Summary == "report-$GITHUB_STEP_SUMMARY.md" }, nil},
@@ -76,5 +76,27 @@ func TestLoad(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A malformed budget is a guard's problem; every other wrong setting is
+// not.
+func TestGuard(t *testing.T) {
+	for _, tt := range []struct {
+		env   map[string]string
+		flags Flags
+		guard bool
+	}{
+		{map[string]string{"CURSOR_OTEL_MAX_BUDGET_USD": "abc"}, Flags{}, true},
+		{map[string]string{"CURSOR_OTEL_MAX_BUDGET_USD": "-1"}, Flags{}, true},
+		{map[string]string{"CURSOR_OTEL_MAX_BUDGET_USD": "NaN"}, Flags{}, true},
+		{nil, Flags{Budget: Budget{MaxBudgetUSD: "0"}}, true},
+		{map[string]string{"CURSOR_OTEL_MAX_BUDGET_USD": "1.50"}, Flags{}, false},
+		{map[string]string{"CURSOR_OTEL_FLUSH_TIMEOUT": "5x"}, Flags{}, false},
+	} {
+		_, problems := Load(tt.flags, func(name string) string { return tt.env[name] })
+		if got := Guard(problems) != nil; got != tt.guard {
+			t.Errorf("%v %+v: guard %v, want %v (problems: %v)", tt.env, tt.flags, got, tt.guard, problems)
+		}
 	}
 }

@@ -27,7 +27,7 @@ func TestPartsOfTheEarlierDigestAreDelivered(t *testing.T) {
 	}
 	now := here
 	now.Earlier = earlier
-	if !d.Pending(now) {
+	if !d.HasKept(now) {
 		t.Error("not pending for the same settings after the upgrade")
 	}
 	var got sent
@@ -43,7 +43,7 @@ func TestPartsOfTheEarlierDigestAreDelivered(t *testing.T) {
 	other := here
 	other.Headers = map[string]string{"authorization": "Bearer tenant-b"}
 	other.Earlier = &Earlier{Address: earlier.Address, Secret: "http://127.0.0.1:4317\x00authorization=Bearer%20tenant-b\x00\x00\x00"}
-	if d.Pending(other) {
+	if d.HasKept(other) {
 		t.Error("pending for another tenant")
 	}
 }

@@ -72,8 +72,8 @@ func (d *Dir) Left(h Handed) []HandedPart {
 	return left
 }
 
-// Prompt says whether to's collector answered a delivery promptly, lately.
-func (d *Dir) Prompt(to Destination) bool {
+// AnsweredPromptly says whether to's collector answered a delivery promptly, lately.
+func (d *Dir) AnsweredPromptly(to Destination) bool {
 	id, _ := d.id(to, false)
 	if id == "" {
 		return false
@@ -82,9 +82,9 @@ func (d *Dir) Prompt(to Destination) bool {
 	return err == nil && d.now().Sub(info.ModTime()) < promptFor
 }
 
-// NotPrompt forgets that to's collector answered promptly: an export to it
+// ForgetPromptAnswer forgets that to's collector answered promptly: an export to it
 // went unanswered.
-func (d *Dir) NotPrompt(to Destination) {
+func (d *Dir) ForgetPromptAnswer(to Destination) {
 	if id, _ := d.id(to, false); id != "" {
 		_ = os.Remove(filepath.Join(d.Path, id+promptSuffix))
 	}

@@ -2,17 +2,20 @@ package spool
 
 import (
 	"os"
+	"strings"
 )
 
 // Look is what a run needs to know of the spool, read in one look at the
-// directory and its key: a run that asked Pending, Prompt and
+// directory and its key: a run that asked HasKept, AnsweredPromptly and
 // WaitingElsewhere each listed it, or read the key, again (five reads, two
 // listings).
 type Look struct {
-	Pending   bool   // what Pending says
-	Prompt    bool   // what Prompt says
-	Elsewhere int    // what WaitingElsewhere says
-	id        string // the destination's digest; "" without a key
+	HasKept          bool // what HasKept says
+	AnsweredPromptly bool // what AnsweredPromptly says
+	Elsewhere        int  // what WaitingElsewhere says
+	// ElsewhereTo is how many destinations those sessions wait for.
+	ElsewhereTo int
+	id          string // the destination's digest; "" without a key
 }
 
 // Look looks at the spool once for to.
@@ -27,12 +30,17 @@ func (d *Dir) Look(to Destination) Look {
 	if err != nil {
 		return l
 	}
-	sessions := map[string]bool{}
+	sessions, dests := map[string]bool{}, map[string]bool{}
+	var journals []string
 	for _, e := range entries {
 		name := e.Name()
+		if strings.HasSuffix(name, journalSuffix) {
+			journals = append(journals, name)
+			continue
+		}
 		if l.id != "" && name == l.id+promptSuffix {
 			if info, err := e.Info(); err == nil {
-				l.Prompt = d.now().Sub(info.ModTime()) < promptFor
+				l.AnsweredPromptly = d.now().Sub(info.ModTime()) < promptFor
 			}
 			continue
 		}
@@ -45,12 +53,13 @@ func (d *Dir) Look(to Destination) Look {
 		}
 		p, _ := parsePart(name, info)
 		if !mine[p.dest] {
-			sessions[p.trace] = true
+			sessions[p.trace], dests[p.dest] = true, true
 		} else if !p.foreign {
-			l.Pending = true
+			l.HasKept = true
 		}
 	}
-	l.Elsewhere = len(sessions)
+	l.Elsewhere, l.ElsewhereTo = len(sessions), len(dests)
+	l.HasKept = l.HasKept || len(journals) > 0 && d.orphaned(journals, mine)
 	return l
 }
 

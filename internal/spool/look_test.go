@@ -15,9 +15,9 @@ func TestLookSaysWhatEachQuestionSays(t *testing.T) {
 		t.Helper()
 		for _, to := range []Destination{here, other} {
 			l := d.Look(to)
-			if l.Pending != d.Pending(to) || l.Prompt != d.Prompt(to) || l.Elsewhere != d.WaitingElsewhere(to) {
+			if l.HasKept != d.HasKept(to) || l.AnsweredPromptly != d.AnsweredPromptly(to) || l.Elsewhere != d.WaitingElsewhere(to) {
 				t.Errorf("%s, for %s: look %+v, asked one by one: pending %v, prompt %v, elsewhere %d",
-					when, to.Address, l, d.Pending(to), d.Prompt(to), d.WaitingElsewhere(to))
+					when, to.Address, l, d.HasKept(to), d.AnsweredPromptly(to), d.WaitingElsewhere(to))
 			}
 		}
 	}
@@ -41,7 +41,7 @@ func TestLookSaysWhatEachQuestionSays(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("a prompt answer noted")
-	if !d.Look(here).Prompt || !d.Look(here).Pending || d.Look(here).Elsewhere != 2 {
+	if !d.Look(here).AnsweredPromptly || !d.Look(here).HasKept || d.Look(here).Elsewhere != 2 {
 		t.Errorf("look %+v, want pending, prompt, 2 elsewhere", d.Look(here))
 	}
 	if n := d.NewlyWaitingIn(d.Look(here)); n != 2 {

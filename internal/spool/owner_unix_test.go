@@ -35,13 +35,13 @@ func TestAnotherUsersPartsAreLeftAndCounted(t *testing.T) {
 	if err := os.Chown(filepath.Join(d.Path, parts[1].name), 65534, 65534); err != nil {
 		t.Fatal(err)
 	}
-	if d.Pending(here) {
+	if d.HasKept(here) {
 		t.Error("another user's parts are pending for this one")
 	}
 	if err := os.Chown(filepath.Join(d.Path, parts[1].name), 0, 0); err != nil {
 		t.Fatal(err)
 	}
-	if !d.Pending(here) {
+	if !d.HasKept(here) {
 		t.Error("this user's part is not pending")
 	}
 	d.Max = 1 // nothing of this user's fits: the bound drops its own only

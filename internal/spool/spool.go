@@ -288,19 +288,30 @@ func (d *Dir) list() ([]part, error) {
 	return out, nil
 }
 
-// Pending says whether anything is kept for to: a look at the directory,
+// HasKept says whether anything is kept for to: a look at the directory,
 // cheap enough for every run's start. Sessions kept for another
 // destination are not pending here: no run delivers them on its own.
-func (d *Dir) Pending(to Destination) bool {
+func (d *Dir) HasKept(to Destination) bool {
 	var ids map[string]bool // the destination's, once a part is seen
-	return d.anyPart(func(name string) bool {
+	var journals []string   // segments of journals (a writer dead or alive)
+	if d.anyPart(func(name string) bool {
+		if strings.HasSuffix(name, journalSuffix) {
+			journals = append(journals, name)
+			return false
+		}
+		if !strings.HasSuffix(name, partSuffix) {
+			return false
+		}
 		if ids == nil {
 			if ids = d.ids(to); ids == nil {
 				return false // no key: nothing was kept with a destination
 			}
 		}
 		return ids[destOf(name)] && d.own(name)
-	})
+	}) {
+		return true
+	}
+	return len(journals) > 0 && d.orphaned(journals, d.ids(to))
 }
 
 // destOf is the destination's digest a part's name carries; unknownDest
@@ -313,12 +324,23 @@ func destOf(name string) string {
 	return unknownDest
 }
 
-// Holds says whether anything is kept, for whatever destination.
+// Holds says whether anything is kept, for whatever destination: parts,
+// or the journal of a process that died.
 func (d *Dir) Holds() bool {
-	return d.anyPart(func(string) bool { return true })
+	var journals []string
+	if d.anyPart(func(name string) bool {
+		if strings.HasSuffix(name, journalSuffix) {
+			journals = append(journals, name)
+		}
+		return strings.HasSuffix(name, partSuffix)
+	}) {
+		return true
+	}
+	return len(journals) > 0 && d.orphaned(journals, nil)
 }
 
-// anyPart says whether the name of a part in the directory matches.
+// anyPart says whether the name of a file in the directory (but those
+// being written, whose names start with a dot) matches.
 func (d *Dir) anyPart(match func(name string) bool) bool {
 	f, err := os.Open(d.Path)
 	if err != nil {
@@ -328,7 +350,7 @@ func (d *Dir) anyPart(match func(name string) bool) bool {
 	for {
 		names, err := f.Readdirnames(64)
 		for _, n := range names {
-			if strings.HasSuffix(n, partSuffix) && !strings.HasPrefix(n, ".") && match(n) {
+			if !strings.HasPrefix(n, ".") && match(n) {
 				return true
 			}
 		}
@@ -458,6 +480,12 @@ func (d *Dir) Deliver(ctx context.Context, exp Export, redirect bool) (Delivery,
 	}
 	defer unlock()
 	d.removeStale()
+	// What long-lived processes that died had not exported yet.
+	a := d.adoptJournals()
+	r.Damaged += a.damaged
+	if a.written > 0 {
+		d.bound(a.written, a.parts)
+	}
 	parts, err := d.list()
 	if err != nil {
 		return r, err
@@ -557,6 +585,9 @@ func (d *Dir) forget() {
 	used := map[string]bool{}
 	for _, p := range parts {
 		used[p.dest] = true
+	}
+	for _, dest := range d.journalDests() { // a live session's, kept if it dies
+		used[dest] = true
 	}
 	entries, _ := os.ReadDir(d.Path)
 	for _, e := range entries {

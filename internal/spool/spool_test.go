@@ -109,7 +109,7 @@ func TestKeepThenDeliverGivesTheSameSpans(t *testing.T) {
 	if err != nil || k.Sessions != 2 || k.Spans != 705 || k.Dropped != 0 {
 		t.Fatalf("kept %+v, %v", k, err)
 	}
-	if !d.Pending(here) {
+	if !d.HasKept(here) {
 		t.Fatal("nothing pending after Keep")
 	}
 	var got sent
@@ -123,7 +123,7 @@ func TestKeepThenDeliverGivesTheSameSpans(t *testing.T) {
 	if diff := cmp.Diff(view(want), view(got.spans)); diff != "" {
 		t.Errorf("delivered spans differ from the kept (-kept +delivered):\n%s", diff)
 	}
-	if d.Pending(here) {
+	if d.HasKept(here) {
 		t.Error("still pending after delivery")
 	}
 	// Delivered once: a second delivery sends nothing.
@@ -175,7 +175,7 @@ func TestDeliveryFailures(t *testing.T) {
 	if r.Err != nil || r.Rejected != 2 || r.Left != 0 || !errors.Is(r.RejectedErr, errMalformed) {
 		t.Fatalf("refused as malformed: %+v; want both dropped", r)
 	}
-	if d.Pending(here) {
+	if d.HasKept(here) {
 		t.Error("malformed sessions are still kept")
 	}
 }
@@ -341,7 +341,7 @@ func TestKeptSessionGoesOnlyWhereItWasGoing(t *testing.T) {
 	otherTenant := Destination{Address: here.Address, Protocol: "grpc", Headers: map[string]string{"authorization": "Bearer tenant-b"}}
 	otherAddress := Destination{Address: "https://collector.example:4317", Protocol: "grpc", Headers: here.Headers}
 	for _, to := range []Destination{otherTenant, otherAddress} {
-		if d.Pending(to) {
+		if d.HasKept(to) {
 			t.Errorf("pending for %v: want only for where it was going", to)
 		}
 		var got sent
@@ -355,7 +355,7 @@ func TestKeptSessionGoesOnlyWhereItWasGoing(t *testing.T) {
 			t.Errorf("waiting %+v, want 1 session for %s", r.Waiting, here.Shown())
 		}
 	}
-	if !d.Pending(here) || !d.Holds() {
+	if !d.HasKept(here) || !d.Holds() {
 		t.Fatal("the session no longer kept for its own destination")
 	}
 	files, _ := os.ReadDir(d.Path)
@@ -423,7 +423,7 @@ func TestBoundCountsEveryDestination(t *testing.T) {
 	if err != nil || k.Dropped != 1 {
 		t.Fatalf("kept %+v, %v; want the other destination's older session dropped", k, err)
 	}
-	if d.Pending(other) || !d.Pending(here) {
+	if d.HasKept(other) || !d.HasKept(here) {
 		t.Error("want the newer session kept, the older dropped")
 	}
 }

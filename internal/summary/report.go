@@ -52,6 +52,8 @@ type Report struct {
 	Slowest    []ToolCall  `json:"slowest_tool_calls"`
 	Failed     []ToolCall  `json:"failed_tool_calls"`
 	ToolCalls  []ToolCall  `json:"-"` // every tool call: the waterfall's, the metrics'; the JSON has the slowest and the failed
+
+	Team Team `json:"-"` // what the team metrics read beside the rest
 }
 
 // Split divides the wall time: ModelMs + ToolsMs + IdleMs = WallMs. Model
@@ -118,6 +120,9 @@ type ToolCall struct {
 	// ModelCall is the index in ModelCalls of the model call that issued
 	// it, -1 for none: the chart draws a tool under its model call.
 	ModelCall int `json:"-"`
+	// ErrorType is the span's error.type (error, timeout, incomplete),
+	// "" for a call that did not fail (a rejection is a decision).
+	ErrorType string `json:"-"`
 }
 
 // slowest is how many tool calls the report names as the slowest.
@@ -151,9 +156,8 @@ func FromTrace(spans []sdktrace.ReadOnlySpan) (Report, bool) {
 	for _, s := range spans {
 		switch spanmap.Value(s.Attributes(), spanmap.OperationName).AsString() {
 		case spanmap.OpInvokeAgent:
-			// The session: not a subagent's (under a span of the trace),
-			// nor a conversation's end; an ACP agent names its own
-			// (invoke_agent {agent}).
+			// The session: not a subagent's (under a span of the trace);
+			// an ACP agent names its own (invoke_agent {agent}).
 			root := s.Name() == spanmap.SessionName
 			if !root && inTrace == nil {
 				inTrace = make(map[trace.SpanID]bool, len(spans))
@@ -162,17 +166,15 @@ func FromTrace(spans []sdktrace.ReadOnlySpan) (Report, bool) {
 				}
 			}
 			root = root || !inTrace[s.Parent().SpanID()]
-			if root && !spanmap.IsSessionEnd(s.Attributes()) {
+			if root {
 				session = s
 			}
 		case spanmap.OpChat:
 			chats = append(chats, s)
 		case spanmap.OpExecuteTool:
-			// A tool call (an ACP agent's request of the editor, file or
-			// terminal work inside one, names no tool: it is not one).
-			if spanmap.Value(s.Attributes(), spanmap.ToolName).AsString() != "" {
-				tools = append(tools, s)
-			}
+			// A tool call (an ACP agent's request of the editor is a
+			// JSON-RPC span, no execute_tool).
+			tools = append(tools, s)
 		}
 	}
 	if session == nil {
@@ -246,6 +248,7 @@ func FromTrace(spans []sdktrace.ReadOnlySpan) (Report, bool) {
 			ExitCode: intPtr(spanmap.Value(a, spanmap.ToolExitCode)),
 			StartMs:  ms(t.StartTime().Sub(origin)), DurationMs: ms(t.EndTime().Sub(t.StartTime())),
 			ModelCall: -1,
+			ErrorType: spanmap.Value(a, spanmap.ErrorType).AsString(),
 		}
 		if i, ok := chatIndex[t.Parent().SpanID()]; ok {
 			call.ModelCall = i
@@ -287,6 +290,7 @@ func FromTrace(spans []sdktrace.ReadOnlySpan) (Report, bool) {
 		}
 	}
 	r.StallTimeoutMs = spanmap.Value(attrs, spanmap.StallTimeout).AsInt64()
+	r.Team = teamOf(session, spans)
 	return r, true
 }
 

@@ -2,7 +2,6 @@ package synth
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -148,33 +147,4 @@ func Recordings(patterns ...string) ([][]byte, error) {
 		}
 	}
 	return out, nil
-}
-
-// MixOf is a Mix of at least size bytes, in memory, built from the
-// recordings matching the patterns (the benchmarks' stream).
-func MixOf(size int64, patterns ...string) ([]byte, Counts, error) {
-	recs, err := Recordings(patterns...)
-	if err != nil {
-		return nil, Counts{}, err
-	}
-	var b bytes.Buffer
-	counts, err := Mix(&b, size, recs, Counts{})
-	return b.Bytes(), counts, err
-}
-
-// DenseOf is a Dense stream of at least size bytes, in memory, built from
-// the recordings matching the patterns.
-func DenseOf(size int64, patterns ...string) ([]byte, Counts, error) {
-	recs, err := Recordings(patterns...)
-	if err != nil {
-		return nil, Counts{}, err
-	}
-	var pass Counts
-	for _, r := range recs {
-		pass.Bytes += int64(len(r))
-		pass.Lines += bytes.Count(r, []byte{'\n'})
-	}
-	var b bytes.Buffer
-	counts, err := Dense(&b, size, recs, pass)
-	return b.Bytes(), counts, err
 }

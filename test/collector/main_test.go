@@ -20,8 +20,9 @@ var (
 	root string
 	// otelcol is the collector built from examples/collector/builder.yaml.
 	otelcol string
-	// cursorOtel and fakeAgent are built from the repository for the run.
-	cursorOtel, fakeAgent string
+	// cursorOtel, fakeAgent and fakeACP are built from the repository for
+	// the run.
+	cursorOtel, fakeAgent, fakeACP string
 )
 
 func TestMain(m *testing.M) {
@@ -48,8 +49,8 @@ func setup(dir string) error {
 	if otelcol, err = collectorBinary(); err != nil {
 		return err
 	}
-	cursorOtel, fakeAgent = filepath.Join(dir, "cursor-otel"), filepath.Join(dir, "fakeagent")
-	for out, pkg := range map[string]string{cursorOtel: ".", fakeAgent: "./test/fakeagent"} {
+	cursorOtel, fakeAgent, fakeACP = filepath.Join(dir, "cursor-otel"), filepath.Join(dir, "fakeagent"), filepath.Join(dir, "fakeacp")
+	for out, pkg := range map[string]string{cursorOtel: ".", fakeAgent: "./test/fakeagent", fakeACP: "./test/fakeacp"} {
 		cmd := exec.Command("go", "build", "-o", out, pkg)
 		cmd.Dir = root
 		if b, err := cmd.CombinedOutput(); err != nil {

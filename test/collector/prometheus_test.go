@@ -26,12 +26,18 @@ type prometheus struct{ url string }
 // left out) and scraped every second.
 func startPrometheus(t *testing.T, tr *tier) *prometheus {
 	t.Helper()
+	return startPrometheusOn(t, append(tr.samplers, tr.gateways...))
+}
+
+// startPrometheusOn starts Prometheus scraping the collectors given.
+func startPrometheusOn(t *testing.T, collectors []*collector) *prometheus {
+	t.Helper()
 	bin, err := exec.LookPath("prometheus")
 	if err != nil {
 		t.Fatal("prometheus not installed (apt-get install prometheus)")
 	}
 	where := map[string]string{}
-	for _, c := range append(tr.samplers, tr.gateways...) {
+	for _, c := range collectors {
 		for v, compose := range map[string]string{"PROMETHEUS_ENDPOINT": "8889", "SPANMETRICS_PROMETHEUS_ENDPOINT": "8890", "TELEMETRY_PORT": "8888"} {
 			if a, ok := c.env[v]; ok {
 				if v == "TELEMETRY_PORT" {
@@ -144,7 +150,14 @@ var grafanaVariables = strings.NewReplacer("$__rate_interval", "1m", "$__interva
 // substituted, label_values(METRIC, LABEL) as the query behind it.
 func dashboardQueries(t *testing.T) []string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(root, "examples/grafana/dashboards/cursor-agent.json"))
+	return dashboardQueriesOf(t, "cursor-agent.json")
+}
+
+// dashboardQueriesOf are the queries of the dashboard in file, of
+// examples/grafana/dashboards.
+func dashboardQueriesOf(t *testing.T, file string) []string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, "examples/grafana/dashboards", file))
 	if err != nil {
 		t.Fatal(err)
 	}

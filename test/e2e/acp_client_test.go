@@ -34,6 +34,10 @@ type editor struct {
 	bigFile int
 	// onUpdate sees each session/update line while a request waits.
 	onUpdate func(e *editor, line []byte)
+	// permissionDelay is how long the person takes to answer a
+	// permission request; one for a tool call whose id ends -reject is
+	// rejected.
+	permissionDelay time.Duration
 	// requests are the agent's requests seen, by method.
 	requests map[string]int
 	waitOnce sync.Once
@@ -133,7 +137,18 @@ func (e *editor) answerAgent(id json.RawMessage, method string, params json.RawM
 	var result any = map[string]any{}
 	switch method {
 	case "session/request_permission":
-		result = map[string]any{"outcome": map[string]any{"outcome": "selected", "optionId": "allow-once"}}
+		var perm struct {
+			ToolCall struct {
+				ToolCallID string `json:"toolCallId"`
+			} `json:"toolCall"`
+		}
+		_ = json.Unmarshal(params, &perm)
+		option := "allow-once"
+		if strings.HasSuffix(perm.ToolCall.ToolCallID, "-reject") {
+			option = "reject-once"
+		}
+		time.Sleep(e.permissionDelay) // the person reading the question: the wait the test measures
+		result = map[string]any{"outcome": map[string]any{"outcome": "selected", "optionId": option}}
 	case "fs/read_text_file":
 		content := "package main\n"
 		if strings.HasSuffix(p.Path, "big.txt") {

@@ -125,10 +125,11 @@ func TestACPSessionTracedAndUntouched(t *testing.T) {
 		t.Errorf("events: %v", events)
 	}
 	for _, s := range spans {
-		if value(s, "gen_ai.conversation.id") != sid || value(s, "gen_ai.operation.name") == "" {
-			t.Errorf("%s lacks the conversation id or operation name", s.Name)
+		if value(s, "gen_ai.conversation.id") != sid || value(s, "gen_ai.agent.name") == "" {
+			t.Errorf("%s lacks the conversation id or agent name", s.Name)
 		}
 	}
+	checkConventions(t, "acp", spans)
 
 	// More turns: a model change, a 3 MB file, a line that is not
 	// JSON-RPC, an error, a cancel.

@@ -95,9 +95,11 @@ func TestACPWaitsAndSubagentsThroughTheBinary(t *testing.T) {
 	}
 	spans := waitSpans(t, recv, "both turns", func(s []golden.Span) bool { return len(roots(s)) == 2 })
 	e.close()
-	for name, outcome := range map[string]string{"cursor/ask_question": "answered", "cursor/create_plan": "accepted", "elicitation/create": "decline"} {
+	// A plan to approve is an approval (request_permission); each wait
+	// says its answer in cursor.interaction.outcome alone.
+	for name, outcome := range map[string]string{"cursor/ask_question": "answered", "request_permission": "approved", "elicitation/create": "decline"} {
 		s := spansNamed(spans, name)
-		if len(s) != 1 || value(s[0], "cursor.acp.outcome") != outcome || value(s[0], "cursor.acp.wait") != "true" {
+		if len(s) != 1 || value(s[0], "cursor.interaction.outcome") != outcome || value(s[0], "cursor.acp.outcome") != "" || value(s[0], "cursor.acp.wait") != "true" {
 			t.Errorf("%s: %+v", name, s)
 		}
 	}
@@ -107,7 +109,7 @@ func TestACPWaitsAndSubagentsThroughTheBinary(t *testing.T) {
 	if len(explore) != 1 || explore[0].Kind != "internal" || len(read) != 1 || read[0].ParentID != explore[0].SpanID || len(fs) != 1 || fs[0].ParentID != read[0].SpanID {
 		t.Errorf("the subagent's tree:\n%s", golden.Render(spans))
 	}
-	if task := spansNamed(spans, "invoke_agent shell"); len(task) != 1 || value(task[0], "gen_ai.agent.id") != "agent-7" {
+	if task := spansNamed(spans, "invoke_agent shell"); len(task) != 1 || value(task[0], "cursor.subagent.id") != "agent-7" || value(task[0], "gen_ai.agent.id") != "" {
 		t.Errorf("Cursor's task: %+v", task)
 	}
 }

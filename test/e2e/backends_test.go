@@ -16,7 +16,7 @@ import (
 
 // A session as a backend receives it: the spans of one trace.
 type backendSession struct {
-	kind  string // wrapped, replay, hook
+	kind  string // wrapped, replay, hook, acp
 	spans []golden.Span
 }
 
@@ -70,11 +70,15 @@ func sameFigures(s backendSession, counted func(golden.Span) bool, figures ...st
 	return nil
 }
 
-// typedByOperation says every span is of a type the backend knows by its
-// gen_ai.operation.name, and named by it.
+// typedByOperation says every span with a gen_ai.operation.name is of a
+// type the backend knows by it, and named by it; a span without one (a
+// JSON-RPC request, a wait on the person) is a plain span to it.
 func typedByOperation(types map[string]string) func(backendSession) error {
 	return func(s backendSession) error {
 		for _, sp := range s.spans {
+			if op(sp) == "" {
+				continue
+			}
 			if _, ok := types[op(sp)]; !ok || !strings.HasPrefix(sp.Name, op(sp)+" ") {
 				return fmt.Errorf("%s: operation %q is no type the backend knows", sp.Name, op(sp))
 			}
@@ -136,13 +140,14 @@ var backendRules = []backendRule{
 	{"Langfuse", "langfuse OtelIngestionProcessor.ts isAiSdkAgentOperation, extractGenericGenAiUsageDetails, extractCostDetails", "usage and cost summed over observations, agent spans left out",
 		func(s backendSession) error {
 			return sameFigures(s, notGenerations, "input_tokens", "output_tokens", "cache_read.input_tokens", "cache_creation.input_tokens", "cost")
-		}, map[string]string{"wrapped": "leaves out of its totals: there the trace shows no tokens", "replay": "leaves out of its totals: there the trace shows no tokens"}},
+		}, map[string]string{"wrapped": "leaves out of its totals: there the trace shows no tokens", "replay": "leaves out of its totals: there the trace shows no tokens",
+			"acp": "an ACP turn's tokens and cost are on its agent span too"}},
 	{"Phoenix", "phoenix src/phoenix/trace/gen_ai/conversion.py get_openinference_base_attributes", "session.id from gen_ai.conversation.id on any span",
 		onEverySpan("gen_ai.conversation.id"), nil},
 	{"Phoenix", "phoenix src/phoenix/db/insertion/span.py (tokens of LLM spans only)", "tokens counted on LLM spans",
 		func(s backendSession) error {
 			return sameFigures(s, generations, "input_tokens", "output_tokens", "cache_read.input_tokens", "cache_creation.input_tokens")
-		}, map[string]string{"wrapped": "on LLM spans only", "replay": "on LLM spans only"}},
+		}, map[string]string{"wrapped": "on LLM spans only", "replay": "on LLM spans only", "acp": "on LLM spans only"}},
 	{"Opik", "opik OpenTelemetryService.java (thread_id from the root span)", "the thread from the root's gen_ai.conversation.id",
 		func(s backendSession) error {
 			if value(s.root(), "gen_ai.conversation.id") == "" {
@@ -172,8 +177,18 @@ var backendRules = []backendRule{
 		}, nil},
 	{"Datadog", "the same page (metrics from gen_ai.usage.input_tokens and output_tokens on any span)", "input and output tokens summed",
 		func(s backendSession) error { return sameFigures(s, every, "input_tokens", "output_tokens") }, nil},
-	{"Honeycomb", "docs.honeycomb.io send-data/agents, investigate/observe/agent-timeline", "the agent timeline: conversation, agent and operation on every span",
-		onEverySpan("gen_ai.conversation.id", "gen_ai.agent.name", "gen_ai.operation.name"), nil},
+	{"Honeycomb", "docs.honeycomb.io send-data/agents, investigate/observe/agent-timeline", "the agent timeline: conversation and agent on every span, operation on every GenAI operation",
+		func(s backendSession) error {
+			if err := onEverySpan("gen_ai.conversation.id", "gen_ai.agent.name")(s); err != nil {
+				return err
+			}
+			for _, sp := range s.spans {
+				if op(sp) == "" && value(sp, "rpc.method") == "" && value(sp, "cursor.wait") != "true" {
+					return fmt.Errorf("%s: no gen_ai.operation.name, and no JSON-RPC request or wait", sp.Name)
+				}
+			}
+			return nil
+		}, nil},
 	{"SigNoz", "signoz pkg/statementbuilder/aistatementbuilder/statement_builder.go Scope, pkg/types/llmpricingruletypes/processorconfig.go", "tokens summed over every span; each span priced by its model",
 		func(s backendSession) error {
 			return sameFigures(s, every, "input_tokens", "output_tokens", "cache_read.input_tokens", "cache_creation.input_tokens")
@@ -193,7 +208,7 @@ var backendRules = []backendRule{
 				return fmt.Errorf("%d spans with a model, %d model calls", n, chats)
 			}
 			return nil
-		}, map[string]string{"wrapped": "counts one call more", "replay": "counts one call more", "hook": "counts one call more"}},
+		}, map[string]string{"wrapped": "counts one call more", "replay": "counts one call more", "hook": "counts one call more", "acp": "counts one call more"}},
 }
 
 // backendSessions are a wrapped run, a replay and an editor session, as
@@ -212,10 +227,9 @@ func backendSessions(t *testing.T) []backendSession {
 	runHooks(t, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + hooked.Endpoint, "CURSOR_OTEL_STATE_DIR=" + t.TempDir(), "OTEL_METRICS_EXPORTER=none"},
 		linesOf(t, "spanmap/testdata/hooks/cli-2026.10.ndjson"))
 	sessions := []backendSession{{"wrapped", w.spans}, {"replay", golden.FromOTLP(replayed.Spans())}}
-	// An editor conversation is a trace a turn; its end, after its last
-	// turn, is a root alone with nothing to count, and no turn.
+	// An editor conversation is a trace a turn; its end is no trace.
 	turns := map[string][]golden.Span{}
-	for _, s := range waitForSpans(t, hooked, 8, 15*time.Second) {
+	for _, s := range waitForSpans(t, hooked, 7, 15*time.Second) {
 		turns[s.TraceID] = append(turns[s.TraceID], s)
 	}
 	for _, root := range turnRoots(t, golden.FromOTLP(hooked.Spans())) {
@@ -223,8 +237,17 @@ func backendSessions(t *testing.T) []backendSession {
 			sessions = append(sessions, backendSession{"hook", turns[root.TraceID]})
 		}
 	}
-	if len(sessions) != 4 {
-		t.Fatalf("%d sessions, want a wrapped run, a replay and an editor conversation's 2 turns", len(sessions))
+	// An editor session through ACP: a turn that asks the editor for a
+	// file and a terminal (JSON-RPC spans under its tools).
+	acp := otlptest.StartGRPC(t)
+	e := startEditor(t, binary, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + acp.Endpoint, "CURSOR_OTEL_AGENT=" + fakeACP, "OTEL_METRICS_EXPORTER=none"}, "acp")
+	if a := e.prompt(e.newSession(), "work", nil); a.Error != nil || a.eof {
+		t.Fatalf("ACP turn: %+v", a)
+	}
+	sessions = append(sessions, backendSession{"acp", waitSpans(t, acp, "the ACP turn", func(s []golden.Span) bool { return len(roots(s)) == 1 })})
+	e.close()
+	if len(sessions) != 5 {
+		t.Fatalf("%d sessions, want a wrapped run, a replay, an editor conversation's 2 turns and an ACP turn", len(sessions))
 	}
 	return sessions
 }
@@ -258,5 +281,5 @@ func TestBackendConformance(t *testing.T) {
 		table = append(table, fmt.Sprintf("%-9s %-70s %s", r.backend, r.rule, strings.Join(cells, " ")))
 	}
 	slices.Sort(table)
-	t.Logf("rule (wrapped replay hook-turn-1 hook-turn-2):\n%s", strings.Join(table, "\n"))
+	t.Logf("rule (wrapped replay hook-turn-1 hook-turn-2 acp):\n%s", strings.Join(table, "\n"))
 }

@@ -58,25 +58,27 @@ func withinParents(t *testing.T, spans []golden.Span) {
 // and cost on its chat span and summed on its turn's root (once over each
 // trace), a thought sent twice one event, the compaction on the root of
 // the turn it came in, the subagent's facts, every span within its
-// parent; the conversation's end says how long its sessionEnd says it
-// lasted; the report has a line a turn, with its tokens and cost.
+// parent; the last turn's root says how long the sessionEnd (come
+// before that turn was built) says the conversation lasted, and no root
+// is the end's own; the report has a line a turn, with its tokens and cost.
 func TestHookConversation2026(t *testing.T) {
 	recv := otlptest.StartGRPC(t)
 	summary := filepath.Join(t.TempDir(), "runs.jsonl")
 	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_STATE_DIR=" + t.TempDir(), "OTEL_METRICS_EXPORTER=none",
 		"CURSOR_OTEL_SUMMARY_JSON=" + summary}
 	runHooks(t, env, linesOf(t, "spanmap/testdata/hooks/cli-2026.10.ndjson"))
-	spans := waitForSpans(t, recv, 8, 15*time.Second)
+	spans := waitForSpans(t, recv, 7, 15*time.Second)
 	noSpanTwice(t, spans)
 	withinParents(t, spans)
-	if len(spans) != 8 {
-		t.Fatalf("%d spans, want 8 (2 turns: roots, chats, shell, task, subagent; the end): %v", len(spans), spanNames(spans))
+	if len(spans) != 7 {
+		t.Fatalf("%d spans, want 7 (2 turns: roots, chats, shell, task, subagent): %v", len(spans), spanNames(spans))
 	}
+	checkTurns(t, "8bb3c043-894b-4f2d-8751-0665bbc26eea", spans, 2)
 	roots := turnRoots(t, spans)
-	if len(roots) != 3 {
-		t.Fatalf("%d roots, want 3 (2 turns, the end)", len(roots))
+	if len(roots) != 2 {
+		t.Fatalf("%d roots, want 2 (2 turns)", len(roots))
 	}
-	end := roots[2]
+	end := roots[1]
 	sums, totals, costs := map[string]float64{}, map[string]float64{}, map[string]float64{}
 	for _, r := range roots[:2] {
 		for _, key := range []string{"input_tokens", "output_tokens", "cache_read.input_tokens", "cache_write.input_tokens", "cost"} {

@@ -65,9 +65,8 @@ func hookProcess(t *testing.T, env []string, event string, kill time.Duration) (
 
 // checkWhole checks what a person looking at the traces would: no span
 // twice, every trace with one root, every parent there and every span
-// within it; it returns the turns (traces whose root is a turn's: a
-// conversation's end alone is not), the tools, and the tools not a
-// success.
+// within it, every root a turn's (a conversation's end is no trace); it
+// returns the turns, the tools, and the tools not a success.
 func checkWhole(t *testing.T, spans []golden.Span) (traces, tools, notSuccess int) {
 	t.Helper()
 	noSpanTwice(t, spans)
@@ -79,6 +78,8 @@ func checkWhole(t *testing.T, spans []golden.Span) (traces, tools, notSuccess in
 			roots[s.TraceID]++
 			if value(s, "cursor.turn.number") != "" {
 				traces++
+			} else {
+				t.Errorf("a root that is no turn: %s %v", s.Name, s.Attributes)
 			}
 		}
 	}

@@ -81,26 +81,28 @@ func waitForSpans(t *testing.T, recv *otlptest.Receiver, n int, within time.Dura
 // An interactive session, one hook process an event, into a real
 // receiver: a trace a turn, each whole (its root, its chat, each tool
 // under its generation with the duration its event gave), each turn's
-// root linked to the one before, the conversation's end a root of its
-// own linked to the last turn; no span whose parent is missing, nothing
-// twice; every hook answered within its budget.
+// root linked to the one before, the conversation's end (come before the
+// last turn was built) on the last turn's root, no root of its own; no
+// span whose parent is missing, nothing twice; every hook answered within
+// its budget.
 func TestHooksMakeATraceATurn(t *testing.T) {
 	recv := otlptest.StartGRPC(t)
 	state := t.TempDir()
 	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_STATE_DIR=" + state, "OTEL_METRICS_EXPORTER=none"}
 	took := runHooks(t, env, hookEvents(t))
-	spans := waitForSpans(t, recv, 8, 15*time.Second)
-	if len(spans) != 8 {
-		t.Fatalf("%d spans arrived, want 8 (2 turns of a root, a chat and their tools; the end): %v", len(spans), spanNames(spans))
+	spans := waitForSpans(t, recv, 7, 15*time.Second)
+	if len(spans) != 7 {
+		t.Fatalf("%d spans arrived, want 7 (2 turns of a root, a chat and their tools): %v", len(spans), spanNames(spans))
 	}
 	noSpanTwice(t, spans)
+	checkTurns(t, "conv-7c1e", spans, 2)
 	ids := map[string]golden.Span{}
 	for _, s := range spans {
 		ids[s.TraceID+"/"+s.SpanID] = s
 	}
 	roots := turnRoots(t, spans)
-	if len(roots) != 3 {
-		t.Fatalf("%d roots, want 3 (two turns, the end)", len(roots))
+	if len(roots) != 2 {
+		t.Fatalf("%d roots, want 2 (two turns)", len(roots))
 	}
 	for i, root := range roots {
 		if root.ParentID != "" || value(root, "gen_ai.conversation.id") != "conv-7c1e" || value(root, "cursor.source") != "hooks" {
@@ -110,8 +112,8 @@ func TestHooksMakeATraceATurn(t *testing.T) {
 			t.Errorf("root %d links to %v, want the root before it, %s/%s", i, root.Links, roots[i-1].TraceID, roots[i-1].SpanID)
 		}
 	}
-	if value(roots[2], "cursor.session.end_reason") != "user_close" || value(roots[2], "cursor.session.duration_ms") != "60000" {
-		t.Errorf("the conversation's end says %q, %sms; want user_close, 60000", value(roots[2], "cursor.session.end_reason"), value(roots[2], "cursor.session.duration_ms"))
+	if value(roots[1], "cursor.session.end_reason") != "user_close" || value(roots[1], "cursor.session.duration_ms") != "60000" {
+		t.Errorf("the conversation's end says %q, %sms; want user_close, 60000", value(roots[1], "cursor.session.end_reason"), value(roots[1], "cursor.session.duration_ms"))
 	}
 	for _, s := range spans {
 		if s.ParentID != "" && ids[s.TraceID+"/"+s.ParentID].Name == "" {
@@ -212,9 +214,9 @@ func TestHooksWithTheCollectorDown(t *testing.T) {
 	}
 	t.Cleanup(recv.Stop)
 	runHooks(t, env, events[9:])
-	spans := waitForSpans(t, recv, 8, 15*time.Second)
-	if len(spans) != 8 {
-		t.Errorf("%d spans once the collector was back, want 8: %v", len(spans), spanNames(spans))
+	spans := waitForSpans(t, recv, 7, 15*time.Second)
+	if len(spans) != 7 {
+		t.Errorf("%d spans once the collector was back, want 7: %v", len(spans), spanNames(spans))
 	}
 	noSpanTwice(t, spans)
 }
@@ -297,9 +299,11 @@ func TestHookPayloadsOfNewerCursors(t *testing.T) {
 	}
 
 	recv := otlptest.StartGRPC(t)
-	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_STATE_DIR=" + t.TempDir(), "OTEL_METRICS_EXPORTER=none"}
+	reports := filepath.Join(t.TempDir(), "runs.jsonl")
+	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_STATE_DIR=" + t.TempDir(), "OTEL_METRICS_EXPORTER=none",
+		"CURSOR_OTEL_SUMMARY_JSON=" + reports}
 	runHooks(t, env, events)
-	const want = 10 // conv-fail's turn (root, chat, three tools) and end; four other conversations' ends
+	const want = 5 // conv-fail's turn (root, chat, three tools), its end on the root; the other conversations had no turn
 	spans := waitForSpans(t, recv, want, 15*time.Second)
 	if len(spans) != want {
 		t.Fatalf("%d spans arrived, want %d: %v", len(spans), want, spanNames(spans))
@@ -324,24 +328,35 @@ func TestHookPayloadsOfNewerCursors(t *testing.T) {
 				tt.outcome, tt.errorType, tt.status, tt.toolError)
 		}
 	}
-	sessions := 0
+	// The failed conversation's end is on its turn; the others, which
+	// had no turn, are no trace: their ends are in the reports.
+	said := map[string]string{}
 	for _, s := range spans {
-		if s.Name != "invoke_agent cursor-agent" || value(s, "cursor.turn.number") != "" {
-			continue // a turn: the conversation's end says its reason
-		}
-		sessions++
-		conv := value(s, "gen_ai.conversation.id")
-		reason := reasons[conv]
-		wantStatus := "Unset"
-		if reason == "error" || reason == "aborted" {
-			wantStatus = "Error"
-		}
-		if value(s, "cursor.session.end_reason") != reason || s.Status != wantStatus {
-			t.Errorf("session %s: end_reason %q, status %q %q; want %q, %s", conv, value(s, "cursor.session.end_reason"), s.Status, s.StatusMessage, reason, wantStatus)
+		if s.ParentID == "" {
+			said[value(s, "gen_ai.conversation.id")] = value(s, "cursor.session.end_reason")
+			if s.Status != "Error" {
+				t.Errorf("%s: the turn of a session ended in error has status %q", s.Name, s.Status)
+			}
 		}
 	}
-	if sessions != len(reasons) {
-		t.Errorf("%d sessions, want %d", sessions, len(reasons))
+	for deadline := time.Now().Add(15 * time.Second); len(said) < len(reasons) && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) { // polling: the background delivery writes the reports
+		b, _ := os.ReadFile(reports)
+		for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			var r struct {
+				End struct {
+					Session string `json:"session_id"`
+					Reason  string `json:"reason"`
+				} `json:"session_end"`
+			}
+			if json.Unmarshal([]byte(line), &r) == nil && r.End.Session != "" {
+				said[r.End.Session] = r.End.Reason
+			}
+		}
+	}
+	for conv, reason := range reasons {
+		if said[conv] != reason {
+			t.Errorf("session %s: end_reason %q, want %q", conv, said[conv], reason)
+		}
 	}
 }
 
@@ -500,8 +515,8 @@ func TestHooksExportEachSpanOnce(t *testing.T) {
 	last := events[len(events)-1]
 	events[len(events)-1] = strings.Replace(last, `"generation_id":""`, `"generation_id":"gen-2"`, 1)
 	runHooks(t, env, events)
-	waitForSpans(t, recv, 8, 15*time.Second)
-	// A duplicate would come after the eight: give the deliveries their time.
+	waitForSpans(t, recv, 7, 15*time.Second)
+	// A duplicate would come after the seven: give the deliveries their time.
 	waitForDeliverers(t, spoolDir)
 	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		if left, _ := filepath.Glob(filepath.Join(state, "spool*.ndjson")); len(left) == 0 {
@@ -510,8 +525,8 @@ func TestHooksExportEachSpanOnce(t *testing.T) {
 	}
 	spans := golden.FromOTLP(recv.Spans())
 	noSpanTwice(t, spans)
-	if len(spans) != 8 {
-		t.Errorf("%d spans, want 8 (2 turns of a root, a chat and their tools; the end): %v", len(spans), spanNames(spans))
+	if len(spans) != 7 {
+		t.Errorf("%d spans, want 7 (2 turns of a root, a chat and their tools): %v", len(spans), spanNames(spans))
 	}
 }
 
@@ -536,17 +551,17 @@ func TestHookRecordsGoOnlyToTheirCollector(t *testing.T) {
 	runHooks(t, envB, hookEvents(t))
 	unlock()
 	r := runBinary(t, envA, nil, "flush")
-	want := "3 sessions kept for " + b.Endpoint + " (grpc) with x-tenant (not set today) wait for that collector"
+	want := "2 sessions kept for " + b.Endpoint + " (grpc) with x-tenant (not set today) wait for that collector"
 	if r.exit != 0 || !strings.Contains(r.stdout, want) || a.SpanCount() != 0 {
 		t.Errorf("flush with A's settings: exit %d, %q, %d spans at A; want 0, none, and %q", r.exit, r.stdout, a.SpanCount(), want)
 	}
 	r = runBinary(t, envB, nil, "flush")
-	if r.exit != 0 || !strings.Contains(r.stdout, "delivered 3 sessions (8 spans) to "+b.Endpoint) {
+	if r.exit != 0 || !strings.Contains(r.stdout, "delivered 2 sessions (7 spans) to "+b.Endpoint) {
 		t.Errorf("flush with B's settings: exit %d, %q", r.exit, r.stdout)
 	}
 	spans := golden.FromOTLP(b.Spans())
 	noSpanTwice(t, spans)
-	if len(spans) != 8 || a.SpanCount() != 0 {
-		t.Errorf("%d spans at B, %d at A; want the hooks' 8 (2 turns, the end) at B alone", len(spans), a.SpanCount())
+	if len(spans) != 7 || a.SpanCount() != 0 {
+		t.Errorf("%d spans at B, %d at A; want the hooks' 7 (2 turns) at B alone", len(spans), a.SpanCount())
 	}
 }

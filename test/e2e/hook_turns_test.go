@@ -63,15 +63,15 @@ func TestHooksTurnsLinkInOrder(t *testing.T) {
 	recv := otlptest.StartGRPC(t)
 	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_STATE_DIR=" + t.TempDir(), "OTEL_METRICS_EXPORTER=none"}
 	runHooks(t, env, scriptedConversation("conv-five", 5, 0, true))
-	spans := waitForSpans(t, recv, 16, 15*time.Second)
+	spans := waitForSpans(t, recv, 15, 15*time.Second)
 	noSpanTwice(t, spans)
-	checkTurns(t, "conv-five", spans, 6) // 5 turns and the end
+	checkTurns(t, "conv-five", spans, 5) // the end is on the last turn
 	var numbers []string
 	for _, r := range turnRoots(t, spans) {
 		numbers = append(numbers, value(r, "cursor.turn.number"))
 	}
-	if !slices.Equal(numbers, []string{"1", "2", "3", "4", "5", ""}) {
-		t.Errorf("turn numbers %q in order of start; want 1 to 5, then the end", numbers)
+	if !slices.Equal(numbers, []string{"1", "2", "3", "4", "5"}) {
+		t.Errorf("turn numbers %q in order of start; want 1 to 5", numbers)
 	}
 }
 
@@ -128,16 +128,16 @@ func TestHooksTwoConversationsAtOnce(t *testing.T) {
 	}
 	<-done
 	<-done
-	spans := waitForSpans(t, recv, 19, 15*time.Second) // 3 turns of 3 and the end; 3 turns of 3
+	spans := waitForSpans(t, recv, 18, 15*time.Second) // 3 turns of 3 (the last with the end); 3 turns of 3
 	noSpanTwice(t, spans)
 	by := map[string][]golden.Span{}
 	for _, s := range spans {
 		by[value(s, "gen_ai.conversation.id")] = append(by[value(s, "gen_ai.conversation.id")], s)
 	}
-	checkTurns(t, "conv-left", by["conv-left"], 4)
+	checkTurns(t, "conv-left", by["conv-left"], 3)
 	checkTurns(t, "conv-right", by["conv-right"], 3)
-	if len(spans) != 19 {
-		t.Errorf("%d spans, want 19", len(spans))
+	if len(spans) != 18 {
+		t.Errorf("%d spans, want 18", len(spans))
 	}
 }
 
@@ -165,17 +165,26 @@ func scriptedConversation(conv string, n, noStop int, ended bool) []string {
 	return events
 }
 
-// checkTurns: a conversation's spans are want whole traces, each root
-// linked to the one before, no span whose parent never came.
+// checkTurns: a conversation's spans are want whole traces, each rooted
+// in a turn (no other root: a backend's trace list shows one trace a
+// turn), each root linked to the one before, no span whose parent never
+// came.
 func checkTurns(t *testing.T, conv string, spans []golden.Span, want int) {
 	t.Helper()
 	roots := turnRoots(t, spans)
 	if len(roots) != want {
 		t.Errorf("%s: %d roots, want %d: %v", conv, len(roots), want, spanNames(spans))
 	}
-	ids := map[string]bool{}
+	ids, traces := map[string]bool{}, map[string]bool{}
 	for _, s := range spans {
 		ids[s.TraceID+"/"+s.SpanID] = true
+		traces[s.TraceID] = true
+		if s.ParentID == "" && (s.Name != "invoke_agent cursor-agent" || value(s, "cursor.turn.number") == "") {
+			t.Errorf("%s: a root that is no turn: %s %v", conv, s.Name, s.Attributes)
+		}
+	}
+	if len(traces) != len(roots) {
+		t.Errorf("%s: %d traces for %d turns", conv, len(traces), len(roots))
 	}
 	for _, s := range spans {
 		if s.ParentID != "" && !ids[s.TraceID+"/"+s.ParentID] {

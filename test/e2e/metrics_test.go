@@ -112,7 +112,7 @@ func TestMetricsOfAReplay(t *testing.T) {
 			units, points, resource := exportedMetrics(t, recv.Metrics())
 			wantUnits := map[string]string{
 				"gen_ai.client.token.usage": "{token}", "gen_ai.client.operation.duration": "s",
-				"cursor.tool.duration": "s", "cursor.sessions": "{session}", "cursor.session.part.duration": "s", "cursor.usage.cost": "USD",
+				"cursor.tool.duration": "s", "cursor.sessions": "{session}", "cursor.session.part.duration": "s", "cursor.usage.cost": "{cost}",
 			}
 			for name, unit := range wantUnits {
 				if units[name] != unit {

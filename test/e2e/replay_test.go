@@ -229,7 +229,7 @@ func TestReplayWithNamedCollectorDown(t *testing.T) {
 	if r.exit != 1 {
 		t.Errorf("exit %d, want 1", r.exit)
 	}
-	want := "cursor-otel: export to " + down + " failed: connection refused; 5 of 5 spans not exported; metrics not exported either\n"
+	want := "cursor-otel: export to " + down + " failed: connection refused; 5 of 5 spans not exported, not kept: replay the file again once a collector listens; metrics not exported either\n"
 	if r.stderr != want {
 		t.Errorf("stderr = %q\nwant     %q", r.stderr, want)
 	}

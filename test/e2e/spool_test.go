@@ -341,8 +341,8 @@ func TestSpoolRunSaysWhenMoreWaitElsewhere(t *testing.T) {
 	dir, down := keptRuns(t, 2)
 	recv := otlptest.StartGRPC(t)
 	first := spoolRun(t, recv.Endpoint, dir)
-	want := "2 sessions kept in " + dir + " wait for another collector than the one set now: cursor-otel flush says which, and what differs"
-	if !strings.Contains(first.stderr, want) || strings.Count(first.stderr, "\n") != 1 {
+	want := "cursor-otel: 2 sessions wait for another collector (1 destination): cursor-otel flush --list\n"
+	if first.stderr != want {
 		t.Errorf("first run's stderr %q: want one line saying %q", first.stderr, want)
 	}
 	waitForDeliverers(t, dir)

@@ -17,6 +17,10 @@
 //	ask      waits on the person as Cursor does: a question and a plan to
 //	         approve (cursor/ask_question, cursor/create_plan: the tool
 //	         call's id, no sessionId), an elicitation, a todo list
+//	team     an edit whose content is a diff (a new line, a changed line),
+//	         put to the person (session/request_permission), then a
+//	         shell call put to the person, and the turn's cost in
+//	         FAKEACP_CURRENCY (default EUR)
 //	subagent runs a subagent session (subagent_update announcing it, its
 //	         own tool call, file read and cost) and Cursor's cursor/task
 //
@@ -239,6 +243,9 @@ func (a *agent) prompt(id json.RawMessage, sid, text string) {
 		a.notify(sid, map[string]any{"sessionUpdate": "agent_message_chunk", "content": map[string]any{"type": "text", "text": "Fixed it."}})
 		a.notify(sid, map[string]any{"sessionUpdate": "usage_update", "used": 53000, "size": 200000, "cost": map[string]any{"amount": 0.045, "currency": "USD"}})
 		a.answer(id, map[string]any{"stopReason": "end_turn", "usage": map[string]any{"inputTokens": 1200, "outputTokens": 300, "totalTokens": 1500, "cachedReadTokens": 800}})
+	case "team":
+		a.team(sid)
+		a.answer(id, map[string]any{"stopReason": "end_turn", "usage": map[string]any{"inputTokens": 900, "outputTokens": 100, "totalTokens": 1000}})
 	case "big":
 		a.ask("fs/read_text_file", map[string]any{"sessionId": sid, "path": "/w/big.txt"})
 		a.answer(id, map[string]any{"stopReason": "end_turn"})
@@ -303,4 +310,27 @@ func (a *agent) record() {
 	b, _ := json.Marshal(map[string]any{"args": os.Args[1:], "read": a.read.String(), "wrote": a.wrote.String(),
 		"stream_traced": os.Getenv("CURSOR_OTEL_STREAM_TRACED")})
 	_ = os.WriteFile(path, b, 0o600)
+}
+
+// team is the team turn's work: an edit of a diff's lines and a shell
+// call, each put to the person, and the turn's cost.
+func (a *agent) team(sid string) {
+	diff := []any{map[string]any{"type": "diff", "path": "/w/main.go", "oldText": "package main\n\nfunc main() {}\n",
+		"newText": "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println() }\n"}}
+	a.notify(sid, map[string]any{"sessionUpdate": "tool_call", "toolCallId": "team-edit", "title": "Edit main.go", "kind": "edit", "status": "pending",
+		"locations": []any{map[string]any{"path": "/w/main.go"}}, "content": diff})
+	a.ask("session/request_permission", map[string]any{"sessionId": sid, "toolCall": map[string]any{"toolCallId": "team-edit"},
+		"options": []any{map[string]any{"optionId": "allow-once", "name": "Allow", "kind": "allow_once"},
+			map[string]any{"optionId": "reject-once", "name": "Reject", "kind": "reject_once"}}})
+	a.notify(sid, map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": "team-edit", "status": "completed", "content": diff})
+	a.notify(sid, map[string]any{"sessionUpdate": "tool_call", "toolCallId": "team-shell-reject", "title": "rm -rf build", "kind": "execute", "status": "pending"})
+	a.ask("session/request_permission", map[string]any{"sessionId": sid, "toolCall": map[string]any{"toolCallId": "team-shell-reject"},
+		"options": []any{map[string]any{"optionId": "allow-once", "name": "Allow", "kind": "allow_once"},
+			map[string]any{"optionId": "reject-once", "name": "Reject", "kind": "reject_once"}}})
+	a.notify(sid, map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": "team-shell-reject", "status": "failed"})
+	currency := os.Getenv("FAKEACP_CURRENCY")
+	if currency == "" {
+		currency = "EUR"
+	}
+	a.notify(sid, map[string]any{"sessionUpdate": "usage_update", "used": 1000, "size": 200000, "cost": map[string]any{"amount": 0.25, "currency": currency}})
 }

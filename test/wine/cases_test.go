@@ -123,8 +123,8 @@ func TestHooksInstall(t *testing.T) {
 // A hook conversation, one Windows process an event, into a receiver on
 // the Linux side: each hook answers at once and silently, and the
 // background delivery (a detached process out of the hook's job) exports
-// the conversation's spans, once: its 2 turns as whole traces, and its
-// end.
+// the conversation's spans, once: its 2 turns as whole traces (its end
+// is no trace of its own: its facts are on the last turn's root).
 func TestHookConversation(t *testing.T) {
 	recv := otlptest.StartGRPC(t)
 	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "OTEL_METRICS_EXPORTER=none",
@@ -139,7 +139,7 @@ func TestHookConversation(t *testing.T) {
 			t.Errorf("hook: exit %d, stdout %q, stderr %q", r.exit, r.stdout, r.stderr)
 		}
 	}
-	poll(t, "the conversation's 8 spans", 30*time.Second, func() bool { return recv.SpanCount() >= 8 })
+	poll(t, "the conversation's 7 spans", 30*time.Second, func() bool { return recv.SpanCount() >= 7 })
 	spans := golden.FromOTLP(recv.Spans())
 	seen := map[string]bool{}
 	for _, s := range spans {
@@ -152,18 +152,18 @@ func TestHookConversation(t *testing.T) {
 	for _, s := range spans {
 		traces[s.TraceID] = true
 	}
-	if len(spans) != 8 || len(traces) != 3 {
-		t.Errorf("%d spans in %d traces, want 8 in 3 (2 turns, the end)", len(spans), len(traces))
+	if len(spans) != 7 || len(traces) != 2 {
+		t.Errorf("%d spans in %d traces, want 7 in 2 (2 turns)", len(spans), len(traces))
 	}
 }
 
-// With the collector down, a replay keeps its session in the spool, in
+// With the collector down, a replay told to --keep keeps its session in the spool, in
 // %LOCALAPPDATA%\cursor-otel\spool by default; cursor-otel flush delivers
 // it when the collector is back at the same address.
 func TestSpoolAndFlush(t *testing.T) {
 	down := otlptest.Down(t)
 	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + down, "OTEL_METRICS_EXPORTER=none"}
-	r := run(t, env, "", exe, "replay", "--quiet", win(filepath.Join(root, "examples", "failed-run.ndjson")))
+	r := run(t, env, "", exe, "replay", "--quiet", "--keep", win(filepath.Join(root, "examples", "failed-run.ndjson")))
 	if r.exit != 1 || !strings.Contains(r.stderr, `AppData\Local\cursor-otel\spool`) {
 		t.Fatalf("replay with the collector down: exit %d, stderr %q; want 1 and where the session is kept", r.exit, r.stderr)
 	}
@@ -189,7 +189,7 @@ func TestBackgroundDelivery(t *testing.T) {
 	spool := win(t.TempDir())
 	down := otlptest.Down(t)
 	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + down, "OTEL_METRICS_EXPORTER=none", "CURSOR_OTEL_SPOOL=" + spool}
-	if r := run(t, env, "", exe, "replay", "--quiet", win(filepath.Join(root, "examples", "failed-run.ndjson"))); r.exit != 1 {
+	if r := run(t, env, "", exe, "replay", "--quiet", "--keep", win(filepath.Join(root, "examples", "failed-run.ndjson"))); r.exit != 1 {
 		t.Fatalf("keeping a session: exit %d, %q", r.exit, r.stderr)
 	}
 	recv, err := otlptest.ListenGRPC(strings.TrimPrefix(down, "http://"), nil)

@@ -16,6 +16,7 @@ import (
 	"github.com/cursor-otel/cursor-otel/internal/agent"
 	"github.com/cursor-otel/cursor-otel/internal/conversation"
 	"github.com/cursor-otel/cursor-otel/internal/harness"
+	"github.com/cursor-otel/cursor-otel/internal/metrics"
 	"github.com/cursor-otel/cursor-otel/internal/oneline"
 	"github.com/cursor-otel/cursor-otel/internal/safe"
 	"github.com/cursor-otel/cursor-otel/internal/settings"
@@ -49,6 +50,7 @@ const statusCannotRun = 126
 
 // Run runs the agent for the editor and returns the agent's exit status.
 func Run(ctx context.Context, c Config) int {
+	tuneGC(c.Environ)
 	q := newTapQueue()
 	proc, err := agent.Start(agent.Spec{Path: c.Path, Args: c.Args, Env: c.Env,
 		Stdin: c.Stdin, Stdout: c.Stdout, Stderr: c.Stderr, CopyStdin: true, Tap: q.push, Tapped: q.kick})
@@ -59,7 +61,11 @@ func Run(ctx context.Context, c Config) int {
 	s := c.Settings
 	// Each turn's report (--summary, --summary-json) and metrics, as a
 	// wrapped run's session has them: computed when the turn's root ends.
-	h := harness.Start(ctx, harness.Setup{Settings: s, Environ: c.Environ, Secrets: []string{c.APIKey}, Deliverer: c.Deliverer})
+	// Turns go in batches (see batcher), each journaled as it ends: a
+	// session killed between two batches leaves its turns to the next
+	// run's delivery.
+	h := harness.Start(ctx, harness.Setup{Settings: s, Environ: c.Environ, Secrets: []string{c.APIKey}, Deliverer: c.Deliverer,
+		Surface: metrics.SurfaceACP, Configure: func(cfg *tracer.Config) { cfg.Journal = true }})
 	redactor, prov, notes := h.Redactor, h.Provider, h.Notes()
 	// A turn's export still unanswered when the session ends would be in
 	// doubt: with a collector not known to answer in time, each turn goes
@@ -76,32 +82,25 @@ func Run(ctx context.Context, c Config) int {
 	turns := newLaterTurns(conversation.Store{Dir: conversation.DefaultDir(c.Environ)})
 	opts.Turns = turns
 	model := spanmap.NewACP(parent, prov.Tracer(), opts)
-	// A turn that ended is exported, and its session's last turn written
-	// down, once the reader finds the session quiet (see exporter): the
-	// work never competes with the messages of a turn under way.
-	flushes := make(chan struct{}, 1)
-	ex := &exporter{flush: func() {
-		select {
-		case flushes <- struct{}{}:
-		default: // one is coming
-		}
-	}}
-	model.TurnEnded = ex.turnEnded
-	q.idle = func() { ex.read(true) }
-	flushed := make(chan struct{})
+	// The turns that ended are exported in a batch once the session is
+	// idle, or every so often (see batcher), on a goroutine of their own:
+	// neither the forwarding nor the reader waits on it.
+	b := newBatcher(q.lastPush, func() {
+		turns.write()
+		_ = prov.ExportBatch(ctx)
+	})
+	model.TurnEnded = b.turnEnded
+	batched := make(chan struct{})
 	go func() {
-		defer close(flushed)
-		for range flushes {
-			turns.write()
-			_ = prov.Flush(ctx)
-		}
+		defer close(batched)
+		b.run()
 	}()
 
 	var broken error
 	followed := make(chan struct{})
 	go func() {
 		defer close(followed)
-		if err := safe.Run(func() { follow(q, model, ex.read) }); err != nil {
+		if err := safe.Run(func() { follow(q, model) }); err != nil {
 			broken = err
 			for _, ok := q.pop(); ok; _, ok = q.pop() {
 			} // release what is queued
@@ -123,8 +122,8 @@ func Run(ctx context.Context, c Config) int {
 	// From the agent's exit the flush timeout runs: a turn's flush under
 	// way gives up with it, and what is left is kept.
 	prov.EndingAt(exit.At)
-	close(flushes)
-	<-flushed
+	b.stop()
+	<-batched
 	turns.end()
 	report, err := h.Close(ctx)
 	if err != nil {
@@ -145,9 +144,7 @@ func Run(ctx context.Context, c Config) int {
 
 // follow reads both directions, in the order they crossed, into the
 // model, line by line. Lines that are not JSON-RPC are skipped.
-// read is told at the end of each batch, and whether the session was
-// quiet when it was taken.
-func follow(q *tapQueue, model *spanmap.ACP, read func(quiet bool)) {
+func follow(q *tapQueue, model *spanmap.ACP) {
 	var lines [2]lineSplitter
 	d := parse.NewACPDecoder()
 	for {
@@ -163,40 +160,6 @@ func follow(q *tapQueue, model *spanmap.ACP, read func(quiet bool)) {
 				model.Observe(m, c.at)
 			}
 		})
-		if len(q.taken) == 0 { // the batch is read
-			read(q.tookQuiet)
-		}
-	}
-}
-
-// A turn's export waits until the reader finds nothing crossed for
-// readQuiet (it reads the session then), and at most mostBeforeExport:
-// the export (encoding, the collector's connection) and the state
-// written with it take the same cores as the forwarding, so they run
-// between the session's messages, not beside them. An editor's turns are
-// seconds apart; a client sending prompts back to back still gets its
-// turns exported every mostBeforeExport.
-const mostBeforeExport = time.Second
-
-// exporter decides when the turns that ended are exported. It runs on
-// the reader's goroutine.
-type exporter struct {
-	flush   func()
-	pending time.Time // when the first turn not yet exported ended; zero for none
-}
-
-func (e *exporter) turnEnded() {
-	if e.pending.IsZero() {
-		e.pending = time.Now()
-	}
-}
-
-// read is told after each batch the reader read, and whether the
-// session had gone quiet.
-func (e *exporter) read(quiet bool) {
-	if !e.pending.IsZero() && (quiet || time.Since(e.pending) >= mostBeforeExport) {
-		e.pending = time.Time{}
-		e.flush()
 	}
 }
 
@@ -205,7 +168,7 @@ func (e *exporter) read(quiet bool) {
 // rather than as its prompt crosses: a lock, a file read and a file
 // renamed into place, which took 40% of cursor-otel's CPU in a session of
 // prompts back to back. It is written at most once every
-// mostBeforeExport, and at the end: another agent process that loads the
+// mostBeforeWrite, and at the end: another agent process that loads the
 // session (an editor restarting the agent) finds its last turn.
 type laterTurns struct {
 	dir     conversation.Store
@@ -237,11 +200,14 @@ func (l *laterTurns) SetLast(conversation string, root trace.SpanContext) {
 	l.mu.Unlock()
 }
 
+// mostBeforeWrite is the least time between two writes of the turns.
+const mostBeforeWrite = time.Second
+
 // write writes down the turns set since the last write, or, within
-// mostBeforeExport of it, has a timer do so then.
+// mostBeforeWrite of it, has a timer do so then.
 func (l *laterTurns) write() {
 	l.mu.Lock()
-	if wait := mostBeforeExport - time.Since(l.wrote); wait > 0 && len(l.pending) > 0 {
+	if wait := mostBeforeWrite - time.Since(l.wrote); wait > 0 && len(l.pending) > 0 {
 		if l.timer == nil {
 			l.timer = time.AfterFunc(wait, func() {
 				l.mu.Lock()

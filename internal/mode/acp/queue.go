@@ -65,17 +65,11 @@ type tapQueue struct {
 	spareSlab  []byte
 	spareChunk []tapChunk
 
-	// The reader's own: the batch taken, how much of it was read, and
-	// whether it was taken because nothing crossed for readQuiet.
+	// The reader's own: the batch taken, and how much of it was read.
 	takenSlab []byte
 	batch     []tapChunk
 	taken     []tapChunk
 	read      int
-	tookQuiet bool
-	// idle, when set, is called on the reader's goroutine once the
-	// session has been quiet for readQuiet with all of it read.
-	idle     func()
-	toldIdle bool
 }
 
 func newTapQueue() *tapQueue {
@@ -190,17 +184,6 @@ func (q *tapQueue) take() ([]tapChunk, bool) {
 				q.mu.Unlock()
 				return nil, false
 			}
-			if q.idle != nil && !q.toldIdle {
-				if wait := readQuiet - now.Sub(q.lastPush()); wait > 0 {
-					q.mu.Unlock()
-					q.sleep(&timer, wait)
-					continue
-				}
-				q.toldIdle = true
-				q.mu.Unlock()
-				q.idle()
-				continue
-			}
 			q.parked = true
 			q.mu.Unlock()
 			<-q.wake
@@ -208,8 +191,6 @@ func (q *tapQueue) take() ([]tapChunk, bool) {
 		}
 		wait := min(readQuiet-now.Sub(q.lastPush()), readMost-now.Sub(q.chunks[0].at))
 		if q.closed || q.queued >= wakeBytes || wait <= 0 {
-			q.tookQuiet = now.Sub(q.lastPush()) >= readQuiet
-			q.toldIdle = q.tookQuiet
 			batch := q.chunks
 			q.batch, q.takenSlab = batch, q.slab
 			q.chunks, q.slab = q.spareChunk, q.spareSlab

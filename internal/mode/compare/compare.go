@@ -58,39 +58,51 @@ func Run(c Config) int {
 		return fail(err)
 	}
 	fs := figures(base, newRuns)
+	var checks []check
+	var errs []error
 	for _, t := range thresholds {
-		if !slices.ContainsFunc(fs, func(f figure) bool { return f.name == t.figure }) {
+		i := slices.IndexFunc(fs, func(f figure) bool { return f.name == t.figure })
+		if i < 0 {
 			var names []string
 			for _, f := range fs {
 				names = append(names, f.name)
 			}
 			return fail(fmt.Errorf("--fail-if %q: no figure %q; there are %s", t.text, t.figure, strings.Join(names, ", ")))
 		}
-	}
-	var b strings.Builder
-	table(&b, fs, base, newRuns)
-	status := 0
-	var errs []error
-	if len(thresholds) > 0 {
-		b.WriteString("\n| threshold | measured | |\n|---|---:|---|\n")
-	}
-	for _, t := range thresholds {
-		f := fs[slices.IndexFunc(fs, func(f figure) bool { return f.name == t.figure })]
-		bv, bok := sideOf(f, base).value()
-		nv, nok := sideOf(f, newRuns).value()
-		crossed, measured, err := t.verdict(bv, nv, bok, nok)
+		if err := t.fits(fs[i]); err != nil {
+			return fail(err)
+		}
+		bv, bok := sideOf(fs[i], base).value()
+		nv, nok := sideOf(fs[i], newRuns).value()
+		o, err := t.verdict(fs[i], bv, nv, bok, nok)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
+		checks = append(checks, check{t, o})
+	}
+	var b strings.Builder
+	b.WriteString(headline(fs[0], base, newRuns, checks) + "\n\n")
+	table(&b, fs, base, newRuns)
+	status := 0
+	if len(checks) > 0 {
+		b.WriteString("\n| threshold | measured | |\n|---|---:|---|\n")
+	}
+	var crossed []string
+	for _, c := range checks {
 		verdict := "held"
-		if crossed {
+		if c.crossed {
 			verdict, status = "**crossed**", StatusCrossed
+			crossed = append(crossed, oneline.Join(fmt.Sprintf("--fail-if %s crossed: %s", c.text, c.why)))
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", t.text, measured, verdict)
+		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", c.text, c.measured, verdict)
 	}
 	charts(&b, fs, base, newRuns)
 	_, _ = io.WriteString(c.Stdout, b.String())
+	// A CI log shows why the step failed: a line a threshold crossed.
+	for _, line := range crossed {
+		fmt.Fprintln(c.Stderr, line)
+	}
 	if len(errs) > 0 {
 		return fail(errors.Join(errs...))
 	}

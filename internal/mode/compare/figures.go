@@ -13,8 +13,11 @@ type figure struct {
 	name  string // as a threshold names it: wall, tokens, tool:shell
 	label string // as the table shows it
 	kind  kind
+	unit  string // a count's, singular: token, call
 	of    func(summary.Report) (float64, bool)
-	total bool // the sides are compared by their sums (counts), not medians
+	// perRun: the sides are compared by their number per run (failures:
+	// a side's sum over its runs, divided by its runs), not medians.
+	perRun bool
 }
 
 type kind int
@@ -30,10 +33,13 @@ const (
 func figures(runs ...[]summary.Report) []figure {
 	ms := func(v int64) float64 { return float64(v) / 1000 }
 	fs := []figure{
-		{"wall", "wall time", seconds, func(r summary.Report) (float64, bool) { return ms(r.WallMs), true }, false},
-		{"model", "model time", seconds, func(r summary.Report) (float64, bool) { return ms(r.Split.ModelMs), true }, false},
-		{"tools", "tool time", seconds, func(r summary.Report) (float64, bool) { return ms(r.Split.ToolsMs), true }, false},
-		{"idle", "idle time", seconds, func(r summary.Report) (float64, bool) { return ms(r.Split.IdleMs), true }, false},
+		{"wall", "wall time", seconds, "", func(r summary.Report) (float64, bool) { return ms(r.WallMs), true }, false},
+		{"model", "model time", seconds, "", func(r summary.Report) (float64, bool) { return ms(r.Split.ModelMs), true }, false},
+		// Tool time is the wall clock with any tool running: calls in
+		// parallel count once. Each kind's row sums its calls' durations,
+		// so the rows can add up to more than tool time.
+		{"tools", "tool time (wall clock)", seconds, "", func(r summary.Report) (float64, bool) { return ms(r.Split.ToolsMs), true }, false},
+		{"idle", "idle time", seconds, "", func(r summary.Report) (float64, bool) { return ms(r.Split.IdleMs), true }, false},
 	}
 	var kinds []string
 	for _, side := range runs {
@@ -47,7 +53,7 @@ func figures(runs ...[]summary.Report) []figure {
 	}
 	sort.Strings(kinds)
 	for _, name := range kinds {
-		fs = append(fs, figure{"tool:" + name, "· " + name, seconds, func(r summary.Report) (float64, bool) {
+		fs = append(fs, figure{"tool:" + name, "· " + name + " (its calls summed)", seconds, "", func(r summary.Report) (float64, bool) {
 			for _, k := range r.ToolKinds {
 				if k.Name == name {
 					return ms(k.TotalMs), true
@@ -65,20 +71,20 @@ func figures(runs ...[]summary.Report) []figure {
 		}
 	}
 	fs = append(fs,
-		figure{"tokens", "tokens (in + out)", count, tokens(func(t *summary.Tokens) int64 { return t.Input + t.Output }), false},
-		figure{"input_tokens", "· in (with the cache)", count, tokens(func(t *summary.Tokens) int64 { return t.Input }), false},
-		figure{"output_tokens", "· out", count, tokens(func(t *summary.Tokens) int64 { return t.Output }), false},
-		figure{"cost", "cost", dollars, func(r summary.Report) (float64, bool) {
+		figure{"tokens", "tokens (in + out)", count, "token", tokens(func(t *summary.Tokens) int64 { return t.Input + t.Output }), false},
+		figure{"input_tokens", "· in (with the cache)", count, "token", tokens(func(t *summary.Tokens) int64 { return t.Input }), false},
+		figure{"output_tokens", "· out", count, "token", tokens(func(t *summary.Tokens) int64 { return t.Output }), false},
+		figure{"cost", "cost", dollars, "", func(r summary.Report) (float64, bool) {
 			if r.CostUSD == nil {
 				return 0, false
 			}
 			return *r.CostUSD, true
 		}, false},
-		figure{"model_calls", "model calls", count, func(r summary.Report) (float64, bool) { return float64(len(r.ModelCalls)), true }, false},
-		figure{"tool_calls", "tool calls", count, func(r summary.Report) (float64, bool) { return float64(toolCalls(r)), true }, false},
-		figure{"failures", "failed runs", count, func(r summary.Report) (float64, bool) { return boolf(r.Outcome != "success"), true }, true},
-		figure{"tool_failures", "failed tool calls", count, func(r summary.Report) (float64, bool) { return float64(len(r.Failed)), true }, true},
-		figure{"stalls", "stalls", count, func(r summary.Report) (float64, bool) { return float64(len(r.Stalls)), true }, true},
+		figure{"model_calls", "model calls", count, "call", func(r summary.Report) (float64, bool) { return float64(len(r.ModelCalls)), true }, false},
+		figure{"tool_calls", "tool calls", count, "call", func(r summary.Report) (float64, bool) { return float64(toolCalls(r)), true }, false},
+		figure{"failures", "failed runs", count, "run", func(r summary.Report) (float64, bool) { return boolf(r.Outcome != "success"), true }, true},
+		figure{"tool_failures", "failed tool calls", count, "call", func(r summary.Report) (float64, bool) { return float64(len(r.Failed)), true }, true},
+		figure{"stalls", "stalls", count, "stall", func(r summary.Report) (float64, bool) { return float64(len(r.Stalls)), true }, true},
 	)
 	return fs
 }
@@ -104,11 +110,11 @@ func boolf(b bool) float64 {
 type side struct {
 	values []float64 // sorted
 	runs   int       // runs on the side, with the figure or not
-	total  bool
+	perRun bool
 }
 
 func sideOf(f figure, runs []summary.Report) side {
-	s := side{runs: len(runs), total: f.total}
+	s := side{runs: len(runs), perRun: f.perRun}
 	for _, r := range runs {
 		if v, ok := f.of(r); ok {
 			s.values = append(s.values, v)
@@ -119,21 +125,26 @@ func sideOf(f figure, runs []summary.Report) side {
 }
 
 // value is what the side is compared by: the median of its runs, or for
-// counts of failures the sum; false when no run has the figure.
+// counts of failures their number per run; false when no run has the
+// figure.
 func (s side) value() (float64, bool) {
 	if len(s.values) == 0 {
 		return 0, false
 	}
-	if s.total {
-		sum := 0.0
-		for _, v := range s.values {
-			sum += v
-		}
-		return sum, true
+	if s.perRun {
+		return s.sum() / float64(len(s.values)), true
 	}
 	n := len(s.values)
 	if n%2 == 1 {
 		return s.values[n/2], true
 	}
 	return (s.values[n/2-1] + s.values[n/2]) / 2, true
+}
+
+func (s side) sum() float64 {
+	sum := 0.0
+	for _, v := range s.values {
+		sum += v
+	}
+	return sum
 }

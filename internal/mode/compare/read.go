@@ -54,10 +54,15 @@ func readSummaries(data []byte) (reports []summary.Report, ok bool, err error) {
 			continue
 		}
 		var probe struct {
-			TraceID *string `json:"trace_id"`
-			WallMs  *int64  `json:"wall_ms"`
+			TraceID    *string         `json:"trace_id"`
+			WallMs     *int64          `json:"wall_ms"`
+			SessionEnd json.RawMessage `json:"session_end"`
 		}
-		if json.Unmarshal(line, &probe) != nil || probe.TraceID == nil || probe.WallMs == nil {
+		err := json.Unmarshal(line, &probe)
+		if err == nil && probe.SessionEnd != nil {
+			continue // a conversation's end (hooks): no run
+		}
+		if err != nil || probe.TraceID == nil || probe.WallMs == nil {
 			if len(reports) == 0 {
 				return nil, false, nil
 			}

@@ -1,8 +1,10 @@
-// Package flush is cursor-otel's flush command: it delivers the sessions
-// earlier runs kept because the collector did not take them, now (and
-// says what went), or in the background for another run (saying
-// nothing: what it could not do, and what it dropped, the next run or
-// flush says).
+// Package flush owns the delivery of what is kept for the collector:
+// the flush command, which delivers now (and says what went), and the
+// background delivery a run starts for itself, a detached process with
+// its lock, which builds the hooks' turns into the spool, takes what
+// runs handed over, and delivers (saying nothing: what it could not do,
+// and what it dropped, the next run or flush says). The modes get from
+// it the funcs that start it (DeliverKept, Deliverer, StartFor).
 package flush
 
 import (
@@ -60,7 +62,7 @@ func Run(ctx context.Context, c Config) int {
 	}
 	dir := spool.Open(s.Spool, s.SpoolMax)
 	if c.Background {
-		if to, ok := tracer.Destination(c.Getenv); !ok || !dir.Pending(to) {
+		if to, ok := tracer.Destination(c.Getenv); !ok || !dir.HasKept(to) {
 			return 0
 		}
 	} else if !dir.Holds() {
@@ -146,10 +148,28 @@ func Say(r spool.Delivery, endpoint, shown, dir string) string {
 	if said := SayDropped(r.Dropped); said != "" {
 		parts = append(parts, said)
 	}
-	for _, w := range r.Waiting {
-		parts = append(parts, SayWaiting(w.Sessions, "session", w, shown))
+	if said := sayAllWaiting(r.Waiting, shown); said != "" {
+		parts = append(parts, said)
 	}
 	return strings.Join(parts, "; ")
+}
+
+// sayAllWaiting says what waits for other destinations than today's
+// (shown), short: the one destination and what differs, or, for more,
+// how many, pointing to flush --list; "" when nothing waits.
+func sayAllWaiting(waiting []spool.Waiting, shown string) string {
+	switch len(waiting) {
+	case 0:
+		return ""
+	case 1:
+		return SayWaiting(waiting[0].Sessions, "session", waiting[0], shown) + "; see cursor-otel flush --list"
+	}
+	n := 0
+	for _, w := range waiting {
+		n += w.Sessions
+	}
+	return fmt.Sprintf("%s wait for other collectors (%s): cursor-otel flush --list shows them, flush --redirect sends them to %s",
+		oneline.Count(n, "session"), oneline.Count(len(waiting), "destination"), shown)
 }
 
 // SayWaiting says that n of what (sessions, spans) wait for the

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/cursor-otel/cursor-otel/internal/conversation"
 	"github.com/cursor-otel/cursor-otel/internal/harness"
+	"github.com/cursor-otel/cursor-otel/internal/metrics"
 	"github.com/cursor-otel/cursor-otel/internal/settings"
 	"github.com/cursor-otel/cursor-otel/internal/spool"
 	"github.com/cursor-otel/cursor-otel/internal/summary"
@@ -77,6 +79,7 @@ type builder struct {
 	// reports are the files each hook turn's report goes to, by its
 	// trace (see reportTo); files holds them, to be finished.
 	reports map[trace.TraceID]*summary.Files
+	persons map[trace.TraceID]settings.Person // the person of each trace, as its hooks allowed
 	files   reportFiles
 }
 
@@ -90,7 +93,8 @@ func (c BuildConfig) builder(ctx context.Context) *builder {
 	// sampler, reports), and kept rather than exported: the delivery
 	// sends them from the spool.
 	got := &collected{}
-	b := &builder{c: c, getenv: getenv, ctx: ctx, got: got, reports: map[trace.TraceID]*summary.Files{}, files: reportFiles{}}
+	b := &builder{c: c, getenv: getenv, ctx: ctx, got: got, reports: map[trace.TraceID]*summary.Files{}, files: reportFiles{},
+		persons: map[trace.TraceID]settings.Person{}}
 	h := harness.Start(ctx, harness.Setup{Settings: s, Environ: c.Environ, Getenv: func(name string) string {
 		if name == "OTEL_TRACES_EXPORTER" {
 			return "none"
@@ -102,8 +106,8 @@ func (c BuildConfig) builder(ctx context.Context) *builder {
 	}, Route: func(id trace.TraceID) (*summary.Files, bool) {
 		files, ok := b.reports[id]
 		return files, ok
-	}})
-	b.h, b.hooks, b.spool = h, spanmap.NewHooks(h.Recording()), spool.Open(SpoolDir(s, c.StateDir), s.SpoolMax)
+	}, Surface: metrics.SurfaceHooks, Person: func(id trace.TraceID) settings.Person { return b.persons[id] }})
+	b.h, b.hooks, b.spool = h, spanmap.NewHooks(ctx, h.Provider.Tracer(), h.Recording()), spool.Open(SpoolDir(s, c.StateDir), s.SpoolMax)
 	return b
 }
 
@@ -127,13 +131,51 @@ func (b *builder) reportTurns(j journaled, built spanmap.HookBuilt) {
 			to, last = r, i
 		}
 	}
+	var who *settings.Person
+	for _, i := range built.Used {
+		if p := j.persons[i]; p != nil {
+			who = p // the latest entry's that names one
+		}
+	}
+	if who != nil {
+		for id := range built.Dest {
+			b.persons[id] = *who
+		}
+	}
 	if to == nil {
 		return
 	}
 	files := b.files.of(*to)
-	for _, r := range built.Records {
-		b.reports[r.TraceID] = files
+	for id := range built.Dest {
+		b.reports[id] = files
 	}
+	if files == nil {
+		return
+	}
+	for _, e := range built.Ends {
+		files.WriteEnd(summary.SessionEnd{SessionID: e.ConversationID, LastTrace: e.LastTrace, At: e.At,
+			Reason: e.Reason, DurationMs: e.Duration.Milliseconds(), Turns: e.Turns})
+	}
+}
+
+// hooksFor is the span model for a journal: content captured as its
+// hooks said (all of them: a hook that captured nothing kept nothing to
+// capture), whoever builds it, as a turn's reports go where its hook
+// said; an older version's entries, which say nothing, leave it to the
+// builder's own settings.
+func (b *builder) hooksFor(j journaled) *spanmap.Hooks {
+	capture, said := b.c.Settings.CaptureContent, false
+	for _, c := range j.capture {
+		if c != nil {
+			capture, said = *c && (capture || !said), true
+		}
+	}
+	if capture == b.c.Settings.CaptureContent {
+		return b.hooks
+	}
+	opts := b.h.Recording()
+	opts.CaptureContent = capture
+	return spanmap.NewHooks(b.ctx, b.h.Provider.Tracer(), opts)
 }
 
 // kill says the build stops at step (tests alone).
@@ -165,30 +207,28 @@ func (b *builder) conversation(name string, now time.Time) (again time.Time) {
 		cp.Root = &spanmap.HookRoot{TraceID: root.TraceID().String(), SpanID: root.SpanID().String()}
 	}
 	was := cp.Root
-	built := b.hooks.Build(&cp.HookState, j.entries, now)
+	hooks := b.hooksFor(j)
+	built := hooks.Build(&cp.HookState, j.entries, now)
 	if len(built.Used) == 0 {
 		return built.Again
 	}
 	if cp.Root != was {
-		// Before the build is written down: rebuilt after a kill, the
-		// turn has the same root.
-		store.SetLast(id, cp.Root.SpanContext())
+		cp.SetLast = &lastTurn{ConversationID: id, Root: cp.Root} // recorded by finish, once written down
 	}
 	cp.Late += built.Late
 	b.reportTurns(j, built)
 	stamp := now.UnixNano()
 	key := name + "-" + strconv.FormatInt(stamp, 10)
-	byDest := map[string][]spanmap.SpanRecord{}
 	var dests []string
-	for _, r := range built.Records {
-		d := built.Dest[r.TraceID]
-		if _, ok := byDest[d]; !ok {
+	for _, d := range built.Dest {
+		if !slices.Contains(dests, d) {
 			dests = append(dests, d)
 		}
-		byDest[d] = append(byDest[d], r)
 	}
+	slices.Sort(dests)
 	for _, d := range dests {
-		spans := b.spans(byDest[d])
+		hooks.Make(built, d)
+		spans := b.got.take()
 		if d == noOTLP || d == "" {
 			continue // no OTLP collector was set: reported, and sent nowhere
 		}
@@ -221,7 +261,7 @@ func (b *builder) conversation(name string, now time.Time) (again time.Time) {
 // entries it used, then writes the checkpoint down without them: each
 // step is done once, however often it is run.
 func (b *builder) finish(name string, cp *checkpoint) error {
-	if len(cp.Staged) == 0 && len(cp.Consumed) == 0 {
+	if len(cp.Staged) == 0 && len(cp.Consumed) == 0 && cp.SetLast == nil {
 		return nil
 	}
 	if err := b.spool.Publish(cp.Staged); err != nil {
@@ -236,7 +276,10 @@ func (b *builder) finish(name string, cp *checkpoint) error {
 	if b.kill("consumed") {
 		return nil
 	}
-	cp.Staged, cp.Consumed = nil, nil
+	if l := cp.SetLast; l != nil && l.Root != nil {
+		conversation.Store{Dir: b.c.StateDir}.SetLast(l.ConversationID, l.Root.SpanContext())
+	}
+	cp.Staged, cp.Consumed, cp.SetLast = nil, nil, nil
 	return saveCheckpoint(b.c.StateDir, name, cp)
 }
 
@@ -263,14 +306,6 @@ func (b *builder) sendTooLarge(dest string, sessions [][]sdktrace.ReadOnlySpan) 
 		}
 	}
 	b.spool.DropTooLarge(dropped)
-}
-
-// spans makes records into the spans the settings would export.
-func (b *builder) spans(records []spanmap.SpanRecord) []sdktrace.ReadOnlySpan {
-	for _, r := range records {
-		spanmap.Emit(b.ctx, b.h.Provider.Tracer(), r)
-	}
-	return b.got.take()
 }
 
 // collected keeps the spans that end.

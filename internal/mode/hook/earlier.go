@@ -1,16 +1,15 @@
 package hook
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+
 	"github.com/cursor-otel/cursor-otel/internal/atomicfile"
 	"github.com/cursor-otel/cursor-otel/internal/spool"
-	"github.com/cursor-otel/cursor-otel/spanmap"
 	"github.com/cursor-otel/cursor-otel/tracer"
 )
 
@@ -76,22 +75,13 @@ func (b *builder) moveFile(path, dest string) {
 	if err != nil {
 		return
 	}
-	var records []spanmap.SpanRecord
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
-	for sc.Scan() {
-		var r spanmap.SpanRecord
-		if json.Unmarshal(sc.Bytes(), &r) == nil {
-			records = append(records, r) // a damaged line is left out
-		}
-	}
 	key := "earlier-" + filepath.Base(path)
 	b.spool.Unstaged(key, nil)
 	info, err := os.Stat(path)
 	if err != nil {
 		return
 	}
-	staged, tooLarge, err := b.spool.Stage(dest, key, info.ModTime().UnixNano(), b.spans(records))
+	staged, tooLarge, err := b.spool.Stage(dest, key, info.ModTime().UnixNano(), b.earlierSpans(data))
 	if err == nil {
 		b.sendTooLarge(dest, tooLarge)
 	}
@@ -108,4 +98,11 @@ func (b *builder) moveFile(path, dest string) {
 	if b.spool.Publish(staged) == nil {
 		_ = os.Remove(path + movingSuffix)
 	}
+}
+
+// earlierSpans makes an earlier version's records into the spans the
+// settings would export.
+func (b *builder) earlierSpans(data []byte) []sdktrace.ReadOnlySpan {
+	b.hooks.MakeEarlier(data)
+	return b.got.take()
 }

@@ -6,13 +6,10 @@
 package hook
 
 import (
-	"bytes"
 	"io"
 	"os"
 	"path/filepath"
 	"time"
-
-	"github.com/valyala/fastjson"
 
 	"github.com/cursor-otel/cursor-otel/internal/conversation"
 	"github.com/cursor-otel/cursor-otel/internal/envlist"
@@ -71,7 +68,14 @@ func Run(c Config) int {
 		return 0
 	}
 	at := now()
-	entry := journalEntry{HookEntry: spanmap.HookEntry{At: at, Dest: dest, Event: withoutContent(ev, s.CaptureContent)}, Reports: reportsOf(s)}
+	// Written down redacted, as the spool keeps spans: nothing waits on
+	// disk in clear for its turn to be built.
+	who := s.MetricsUser.Of(ev.UserEmail) // hashed (or none) before the text is redacted
+	ev = redacted(withoutContent(ev, s.CaptureContent), s.Redactor(c.Environ))
+	entry := journalEntry{HookEntry: spanmap.HookEntry{At: at, Dest: dest, Event: ev}, Reports: reportsOf(s), Capture: &s.CaptureContent}
+	if who != (settings.Person{}) {
+		entry.Person = &who
+	}
 	if os.Geteuid() == 0 {
 		repairOwner(dir) // a root run (sudo -E) gives back what an older one took
 	}
@@ -105,11 +109,17 @@ func idleCheckDue(dir string, now time.Time) bool {
 }
 
 // withoutContent is ev as the journal keeps it: without capture, no
-// prompt, reply, thought or tool output is written down (a thought's
-// digest stays, which tells its second copy).
+// prompt, reply, thought, tool arguments or tool output is written down
+// (a thought's digest stays, which tells its second copy, and a call's
+// arguments stay when its key is made of them: no tool_use_id).
 func withoutContent(ev parse.HookEvent, capture bool) parse.HookEvent {
 	if capture {
 		return ev
+	}
+	if ev.Tool != nil && ev.Tool.ID != "" && ev.Tool.Args != "" {
+		call := *ev.Tool
+		call.Args = ""
+		ev.Tool = &call
 	}
 	if ev.Text != "" && ev.Name == parse.HookThought {
 		ev.Text = spanmap.TextDigest(ev.Text)
@@ -124,9 +134,7 @@ func withoutContent(ev parse.HookEvent, capture bool) parse.HookEvent {
 // decision. No permission is given or refused (an "allow" would skip the
 // user's approval), a prompt goes on, a stop is a stop.
 func answer(data []byte) string {
-	var p fastjson.Parser
-	v, err := p.ParseBytes(bytes.TrimSpace(data))
-	if err == nil && string(v.GetStringBytes("hook_event_name")) == parse.HookPrompt {
+	if parse.HookEventName(data) == parse.HookPrompt {
 		return `{"continue":true}` + "\n"
 	}
 	return "{}\n"

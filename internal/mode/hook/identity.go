@@ -13,18 +13,29 @@ import (
 type Program struct {
 	Path string
 	Is   func(path string) bool
+	// Args are the flags the hook runs with (of CommandFlags), written
+	// into its command.
+	Args []string
 }
 
 // Command is the hooks.json command that runs this cursor-otel's hook.
-func (p Program) Command() string { return Command(p.Path) }
+func (p Program) Command() string { return commandFor(p.Path, p.Args, hostQuoting) }
 
-// Command is the hooks.json command that runs the hook of the cursor-otel
-// at self, quoted for the shell Cursor runs it with here (see quoting).
-func Command(self string) string { return commandFor(self, hostQuoting) }
+// CheckArgs says why an argument cannot be written into a hooks.json
+// command here, nil when all can.
+func CheckArgs(args []string) error {
+	for _, a := range args {
+		if err := checkArg(a, hostQuoting); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // owns says a hooks.json command is a cursor-otel entry, whatever the
 // binary is called, wherever it moved, whichever version wrote it. The
-// command must have the shape Command writes ("PROGRAM hook"), and its
+// command must have the shape Command writes ("PROGRAM hook", and flags of
+// CommandFlags after it), and its
 // program be cursor-otel:
 //   - a program named cursor-otel (the name the project builds it under,
 //     a bare name found on PATH included);

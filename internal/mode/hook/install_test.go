@@ -174,3 +174,36 @@ func TestOwns(t *testing.T) {
 		}
 	}
 }
+
+// Installed with flags, then again with others, the entries carry the
+// last flags, once each; Uninstall gives the user's file back.
+func TestInstallWithFlags(t *testing.T) {
+	path := filepath.Join(t.TempDir(), ".cursor", "hooks.json")
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	if err := os.WriteFile(path, []byte(theirs), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	first := Program{Path: "/opt/cursor-otel", Args: []string{"--capture-content", "--summary-json=/home/ada/runs.jsonl"}}
+	second := Program{Path: "/opt/cursor-otel", Args: []string{"--summary=/home/ada/My Runs/report.md"}}
+	for _, p := range []Program{first, second} {
+		if changed, err := Install(path, p); err != nil || !changed {
+			t.Fatalf("Install %q: %v, changed %v", p.Args, err, changed)
+		}
+	}
+	b, _ := os.ReadFile(path)
+	// The host's quoting: sh's single quotes, or cmd.exe's double quotes on Windows.
+	want, _ := json.Marshal(second.Command())
+	if n := strings.Count(string(b), string(want)); n != len(Events) || strings.Contains(string(b), "--capture-content") {
+		t.Errorf("%d entries with the last flags, want %d and no other of cursor-otel's: %s", n, len(Events), b)
+	}
+	if changed, err := Uninstall(path, Program{Path: "/opt/cursor-otel"}); err != nil || !changed {
+		t.Fatalf("Uninstall: %v, changed %v", err, changed)
+	}
+	if b, _ := os.ReadFile(path); string(b) != theirs {
+		t.Errorf("Uninstall left %s, want the user's file back", b)
+	}
+}
+
+// Command is the hooks.json command that runs the hook of the cursor-otel
+// at self, quoted for the shell Cursor runs it with here.
+func Command(self string, args ...string) string { return Program{Path: self, Args: args}.Command() }

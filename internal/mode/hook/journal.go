@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cursor-otel/cursor-otel/internal/atomicfile"
+	"github.com/cursor-otel/cursor-otel/internal/settings"
 	"github.com/cursor-otel/cursor-otel/internal/spool"
 	"github.com/cursor-otel/cursor-otel/spanmap"
 )
@@ -34,10 +35,16 @@ const (
 func journalOf(dir, name string) string { return filepath.Join(dir, journalDir, name) }
 
 // journalEntry is an entry as its file holds it: the span model's, and
-// where its hook sent reports (nil in an entry an older version wrote).
+// where its hook sent reports and whether it captured content (nil in an
+// entry an older version wrote).
 type journalEntry struct {
 	spanmap.HookEntry
 	Reports *reportTo `json:"reports,omitempty"`
+	Capture *bool     `json:"capture,omitempty"`
+	// Person is the event's person as the hook's settings allow the
+	// metrics to name them (CURSOR_OTEL_METRICS_USER): hashed already, or
+	// none.
+	Person *settings.Person `json:"person,omitempty"`
 }
 
 // appendEntry writes one event to its conversation's journal.
@@ -61,6 +68,8 @@ func appendEntry(dir string, e journalEntry) error {
 type journaled struct {
 	entries []spanmap.HookEntry
 	reports []*reportTo // each entry's
+	capture []*bool     // each entry's
+	persons []*settings.Person
 	files   []string
 	aside   []string // damaged entries set aside
 }
@@ -100,6 +109,8 @@ func readJournal(dir, name string, now time.Time) journaled {
 		}
 		j.entries = append(j.entries, e.HookEntry)
 		j.reports = append(j.reports, e.Reports)
+		j.capture = append(j.capture, e.Capture)
+		j.persons = append(j.persons, e.Person)
 		j.files = append(j.files, path)
 	}
 	return j

@@ -82,3 +82,53 @@ func mustDecode(t *testing.T, event string) parse.HookEvent {
 	}
 	return ev
 }
+
+// A conversation's end that came after its last turn was built is no
+// span: the reports say it, found by the conversation's id, and compare
+// reads the file as before.
+func TestSessionEndAfterItsLastTurnIsReported(t *testing.T) {
+	dir, hookDir := t.TempDir(), t.TempDir()
+	t.Chdir(hookDir)
+	s := settings.Settings{SummaryJSON: "hook.jsonl", Summary: "hook.md"}
+	c := `"conversation_id":"conv-e","generation_id":"g1"`
+	run := func(at time.Time, event string) {
+		var out strings.Builder
+		Run(Config{Settings: s, StateDir: dir, Stdin: strings.NewReader(event), Stdout: &out, Now: func() time.Time { return at }})
+	}
+	build := func(at time.Time) {
+		Build(context.Background(), BuildConfig{Settings: s, StateDir: dir, Getenv: func(string) string { return "" }, Now: func() time.Time { return at }})
+	}
+	run(t0, `{"hook_event_name":"beforeSubmitPrompt",`+c+`}`)
+	run(t0.Add(time.Second), `{"hook_event_name":"stop",`+c+`,"status":"completed"}`)
+	build(t0.Add(time.Minute))
+	run(t0.Add(time.Hour), `{"hook_event_name":"sessionEnd","conversation_id":"conv-e","generation_id":"","reason":"window_close","duration_ms":3600000}`)
+	build(t0.Add(2 * time.Hour))
+
+	data, _ := os.ReadFile(filepath.Join(hookDir, "hook.jsonl"))
+	lines := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
+	if len(lines) != 2 {
+		t.Fatalf("%d report lines, want the turn's and the end's: %s", len(lines), data)
+	}
+	var turn struct {
+		TraceID string `json:"trace_id"`
+	}
+	var end struct {
+		End struct {
+			Session    string `json:"session_id"`
+			LastTrace  string `json:"last_trace_id"`
+			Reason     string `json:"reason"`
+			DurationMs int64  `json:"duration_ms"`
+			Turns      int    `json:"turns"`
+		} `json:"session_end"`
+	}
+	if json.Unmarshal(lines[0], &turn) != nil || json.Unmarshal(lines[1], &end) != nil {
+		t.Fatalf("reports: %s", data)
+	}
+	if e := end.End; e.Session != "conv-e" || e.LastTrace != turn.TraceID || e.Reason != "window_close" || e.DurationMs != 3600000 || e.Turns != 1 {
+		t.Errorf("the end's report: %+v; want conv-e, last trace %s, window_close, 3600000 ms, 1 turn", e, turn.TraceID)
+	}
+	md, _ := os.ReadFile(filepath.Join(hookDir, "hook.md"))
+	if !strings.Contains(string(md), "Conversation `conv-e` ended (window_close) after 60m00s, 1 turn.") {
+		t.Errorf("the Markdown report says no end:\n%s", md)
+	}
+}

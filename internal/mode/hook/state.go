@@ -38,6 +38,17 @@ type checkpoint struct {
 	Consumed []string       `json:"consumed,omitempty"`
 	// Late counts events that came after their turn was built.
 	Late int `json:"late,omitempty"`
+	// SetLast is the turn this build makes its conversation's last, put
+	// in the conversation store once the checkpoint holds it: put there
+	// sooner, a build killed before its checkpoint would read its own
+	// turn back as the one before it, and link the turn to itself.
+	SetLast *lastTurn `json:"set_last,omitempty"`
+}
+
+// lastTurn is a conversation's last turn, to be recorded as such.
+type lastTurn struct {
+	ConversationID string            `json:"conversation_id"`
+	Root           *spanmap.HookRoot `json:"root"`
 }
 
 // loadCheckpoint reads a conversation's checkpoint; a damaged one is set

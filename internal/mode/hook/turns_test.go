@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/cursor-otel/cursor-otel/spanmap"
 	"github.com/cursor-otel/cursor-otel/tracer"
 
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	oteltrace "go.opentelemetry.io/otel/trace"
 )
 
@@ -111,8 +113,63 @@ func TestBuildKilledAtEachStep(t *testing.T) {
 			if len(staged) != 0 {
 				t.Errorf("staged parts left: %v", staged)
 			}
+			roots := keptRoots(t, dir)
+			if len(roots) != 2 {
+				t.Fatalf("%d roots kept; want 2", len(roots))
+			}
+			// A link names a span: its flags are not part of it.
+			same := func(a, b oteltrace.SpanContext) bool { return a.TraceID() == b.TraceID() && a.SpanID() == b.SpanID() }
+			for i, r := range roots {
+				var links []oteltrace.SpanContext
+				for _, l := range r.Links() {
+					links = append(links, l.SpanContext)
+				}
+				switch {
+				case slices.ContainsFunc(links, func(l oteltrace.SpanContext) bool { return same(l, r.SpanContext()) }):
+					t.Errorf("turn %d links to itself: %v", i+1, links)
+				case i == 0 && len(links) != 0:
+					t.Errorf("the first turn links to %v; want nothing", links)
+				case i > 0 && (len(links) != 1 || !same(links[0], roots[i-1].SpanContext())):
+					t.Errorf("turn %d links to %v; want the turn before it, %v", i+1, links, roots[i-1].SpanContext())
+				}
+			}
 		})
 	}
+}
+
+// keptRoots are the roots of the turns the spool holds, oldest first,
+// taken from it as a delivery takes them.
+func keptRoots(t *testing.T, dir string) []sdktrace.ReadOnlySpan {
+	t.Helper()
+	return rootsOf(keptSpans(t, dir))
+}
+
+// rootsOf are the roots among spans, oldest first.
+func rootsOf(spans []sdktrace.ReadOnlySpan) []sdktrace.ReadOnlySpan {
+	var roots []sdktrace.ReadOnlySpan
+	for _, s := range spans {
+		if !s.Parent().IsValid() {
+			roots = append(roots, s)
+		}
+	}
+	slices.SortFunc(roots, func(a, b sdktrace.ReadOnlySpan) int { return a.StartTime().Compare(b.StartTime()) })
+	return roots
+}
+
+// keptSpans are the spans the spool holds, taken from it as a delivery
+// takes them.
+func keptSpans(t *testing.T, dir string) []sdktrace.ReadOnlySpan {
+	t.Helper()
+	to, _ := tracer.Destination(func(string) string { return "" })
+	var all []sdktrace.ReadOnlySpan
+	send := func(_ context.Context, spans []sdktrace.ReadOnlySpan) error {
+		all = append(all, spans...)
+		return nil
+	}
+	if _, err := spool.Open(SpoolDir(settings.Settings{}, dir), 0).Deliver(context.Background(), spool.Export{To: to, Send: send}, false); err != nil {
+		t.Fatal(err)
+	}
+	return all
 }
 
 // Damaged state costs at most the turn it held: an event cut short, a
@@ -171,8 +228,8 @@ func TestEarlierRecordsMoveToTheSpool(t *testing.T) {
 		t.Fatal(err)
 	}
 	record := func(trace byte) string {
-		b, err := json.Marshal(spanmap.SpanRecord{TraceID: oteltrace.TraceID{trace}, SpanID: oteltrace.SpanID{trace}, Name: "invoke_agent cursor-agent",
-			Start: t0, End: t0.Add(time.Second)})
+		b, err := json.Marshal(map[string]any{"trace_id": oteltrace.TraceID{trace}.String(), "span_id": oteltrace.SpanID{trace}.String(),
+			"name": "invoke_agent cursor-agent", "kind": 0, "start": t0, "end": t0.Add(time.Second)})
 		if err != nil {
 			t.Fatal(err)
 		}

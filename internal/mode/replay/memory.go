@@ -7,9 +7,10 @@ import (
 
 // gcPercent is replay's GOGC: see memoryLimit. Replay's live heap is a
 // few MiB, so 800 lets the heap grow to the limit below between
-// collections: against 400 and 40 MiB, a thinking-heavy replay took 0.95×
-// the time (peak RSS 51 → 59 MiB); the bench's floor, given the same,
-// none less.
+// collections: a thinking-heavy replay is a little faster for a few MiB
+// more RSS than at 400 under a 40 MiB limit, where the bench's floor
+// gains nothing
+// (docs/performance.md, "measured choices").
 const gcPercent = 800
 
 // baseMemoryLimit is replay's soft memory limit for streams of ordinary
@@ -24,10 +25,11 @@ const bytesPerLineByte = 8
 
 // memoryLimit tunes the garbage collector for replay, unless the user did
 // with GOGC or GOMEMLIMIT. Replay is a batch job whose live heap is small,
-// so collecting at 5× it rather than 2× spends a fifth less CPU, and the
-// memory limit bounds what that costs in RSS. A fixed limit, though, made a
-// stream with 40 MB tool results collect without pause (2.5 s instead of
-// 1.1 s for 200 MB), so the limit grows with the longest line read. The
+// so collecting at 5× it rather than 2× spends less CPU, and the memory
+// limit bounds what that costs in RSS. A fixed limit, though, made a
+// stream with 40 MB tool results collect without pause, over twice as
+// slow (docs/performance.md, "measured choices"), so the limit grows with
+// the longest line read. The
 // returned func is given each such line's size; it is nil when the user
 // set GOMEMLIMIT.
 func memoryLimit(getenv func(string) string) (longer func(size int)) {

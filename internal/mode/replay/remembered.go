@@ -5,8 +5,9 @@ import "strings"
 // remembered redacts as redact does, remembering what it made of the short
 // strings a recording says again and again (its model, its working
 // directory, the commands its tools ran, the ids of its requests): a replay
-// of many sessions redacts each such string once. Redaction was 5% of the
-// CPU of a replay of the span-dense mix. Not safe for concurrent use: a
+// of many sessions redacts each such string once. Redaction was a
+// noticeable share of a span-dense replay's CPU (docs/performance.md,
+// "measured choices"). Not safe for concurrent use: a
 // replay's recorder calls it from one goroutine.
 type remembered struct {
 	redact func(string) string

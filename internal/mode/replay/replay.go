@@ -26,11 +26,15 @@ type Config struct {
 	Settings settings.Settings
 	Files    []string // recordings; "-" (or none) is stdin
 	Now      bool     // move the recordings to the present (replay --now)
-	Environ  []string
-	Getenv   func(string) string
-	Stdin    io.Reader
-	Stdout   io.Writer
-	Stderr   io.Writer
+	// Keep keeps in the spool what the collector did not take, as a
+	// wrapped run does (replay --keep); without it nothing is kept: the
+	// files are the copy, and replay says to run it again.
+	Keep    bool
+	Environ []string
+	Getenv  func(string) string
+	Stdin   io.Reader
+	Stdout  io.Writer
+	Stderr  io.Writer
 	// DeliverKept starts delivering, in the background, what earlier runs
 	// kept. Nil starts nothing.
 	DeliverKept func()
@@ -41,8 +45,8 @@ type Config struct {
 
 // Run replays each file as its own stream, prints each trace as a tree, and
 // exports the traces. It returns the exit status: 1 when a file cannot be
-// read, a report cannot be written, or an export to an endpoint the user
-// named fails.
+// read or holds no line of the stream, a report cannot be written, or an
+// export to an endpoint the user named fails.
 func Run(ctx context.Context, c Config) int {
 	longer := memoryLimit(c.Getenv)
 	if c.DeliverKept != nil {
@@ -50,10 +54,28 @@ func Run(ctx context.Context, c Config) int {
 	}
 	s := c.Settings
 	status := 0
-	h := harness.Start(ctx, harness.Setup{Settings: s, Environ: c.Environ, Getenv: c.Getenv, Deliverer: c.Deliverer, HoldJSON: true,
+	files := c.Files
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	files, stdin, noStreams := withStreams(files, c.Stdin)
+	for _, err := range noStreams {
+		fmt.Fprintln(c.Stderr, oneline.Join(err.Error()))
+		status = 1
+	}
+	if len(files) == 0 {
+		return status // nothing to replay: nothing set up, nothing sent
+	}
+	var h *harness.Harness // the waiting line, said while h closes, is redacted by it
+	h = harness.Start(ctx, harness.Setup{Settings: s, Environ: c.Environ, Getenv: c.Getenv, Deliverer: c.Deliverer, HoldJSON: true,
 		Configure: func(cfg *tracer.Config) {
+			cfg.KeepNothing = !c.Keep
+			// No one waits on replay but for its export: a collector
+			// that keeps answering is waited for.
+			cfg.WaitWhileAnswered = true
 			if !s.Quiet {
 				cfg.Processors = append(cfg.Processors, tracer.OnTraceEnd(func(t tracer.Trace) { tree.Print(c.Stdout, t.Spans, t.Finished) }))
+				cfg.Waiting = func(w tracer.Waiting) { fmt.Fprintln(c.Stderr, h.Redactor.Redact(waitingLine(w))) }
 			}
 		}})
 	redactor, prov := h.Redactor, h.Provider
@@ -64,16 +86,11 @@ func Run(ctx context.Context, c Config) int {
 	if h.MetricsErr != nil {
 		fmt.Fprintln(c.Stderr, oneline.Join(redactor.Redact(h.MetricsErr.Error()), "no metrics"))
 	}
-	files := c.Files
-	if len(files) == 0 {
-		files = []string{"-"}
-	}
 	opts := h.Recording()
 	opts.Redact = remember(opts.Redact)
 	opts.MakeBeside = makeBeside
-	stdin := c.Stdin
 	if c.Now {
-		shift, buffered, err := toPresent(ctx, files, c.Stdin, time.Now())
+		shift, buffered, err := toPresent(ctx, files, stdin, time.Now())
 		if err != nil {
 			fmt.Fprintln(c.Stderr, oneline.Join(redactor.Redact(err.Error())))
 			status = 1
@@ -96,6 +113,9 @@ func Run(ctx context.Context, c Config) int {
 	// failed) are said even with --quiet and make the status 1; a missing
 	// default collector is a warning. All of it in one line.
 	report, reportsErr := h.Close(ctx)
+	if !c.Keep {
+		report.Again = again(files, s.Spool != "")
+	}
 	var notes []string
 	if err := reportsErr; err != nil {
 		notes, status = append(notes, err.Error()), 1
@@ -117,6 +137,23 @@ func Run(ctx context.Context, c Config) int {
 		fmt.Fprintln(c.Stderr, redactor.Redact(line))
 	}
 	return status
+}
+
+// again says how to send again the spans of files that neither went
+// nor were kept; canKeep says --keep would keep them.
+func again(files []string, canKeep bool) string {
+	what := "replay the file again"
+	switch {
+	case len(files) > 1:
+		what = "replay the files again"
+	case files[0] == "-":
+		what = "replay the recording again"
+	}
+	what += " once a collector listens"
+	if canKeep {
+		what += " (or with --keep, to keep them for cursor-otel flush)"
+	}
+	return what
 }
 
 // makeBeside is how many spans wait for the SDK while replay records the

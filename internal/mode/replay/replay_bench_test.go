@@ -11,6 +11,7 @@ import (
 	"github.com/cursor-otel/cursor-otel/internal/redact"
 	"github.com/cursor-otel/cursor-otel/internal/settings"
 	"github.com/cursor-otel/cursor-otel/internal/synth"
+	"github.com/cursor-otel/cursor-otel/internal/synth/synthtest"
 	"github.com/cursor-otel/cursor-otel/spanmap"
 	"github.com/cursor-otel/cursor-otel/tracer"
 )
@@ -37,12 +38,12 @@ type shape struct {
 // span-dense one: the real recordings beside this project over again with
 // fresh ids (about 400 spans per MB), when they are there.
 func shapes(b *testing.B) []shape {
-	stream, counts, err := synth.MixOf(20<<20, "../../../examples/*.ndjson")
+	stream, counts, err := synthtest.MixOf(20<<20, "../../../examples/*.ndjson")
 	if err != nil {
 		b.Fatal(err)
 	}
 	out := []shape{{"mix", stream, counts}}
-	if stream, counts, err = synth.DenseOf(20<<20, "../../../../shared/fixtures/real/*.ndjson"); err == nil && counts.Bytes > 0 {
+	if stream, counts, err = synthtest.DenseOf(20<<20, "../../../../shared/fixtures/real/*.ndjson"); err == nil && counts.Bytes > 0 {
 		out = append(out, shape{"dense", stream, counts})
 	}
 	return out
@@ -97,7 +98,7 @@ func benchRun(b *testing.B, stream []byte, counts synth.Counts) {
 	for k, v := range env {
 		b.Setenv(k, v)
 	}
-	s, problems := settings.Load(settings.Flags{Quiet: settings.Switch{Text: "true", Set: true}}, os.Getenv)
+	s, problems := settings.Load(settings.Flags{Output: settings.Output{Quiet: settings.Switch{Text: "true", Set: true}}}, os.Getenv)
 	if problems != nil {
 		b.Fatal(problems)
 	}

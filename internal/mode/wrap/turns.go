@@ -15,8 +15,8 @@ import (
 // is reserved before the agent starts, is written as the last turn right
 // after that read. At the session's end there is then nothing to write: a
 // write there (a create and a rename over the old file, which on ext4
-// starts the new file's writeback) took 0.4-0.5 ms of CPU beside the
-// export, on a 2-core machine.
+// starts the new file's writeback) took CPU from the export beside it on
+// a 2-core machine (docs/performance.md, "measured choices").
 type earlyTurns struct {
 	next  spanmap.Turns
 	first trace.SpanContext // the run's first session; invalid: none reserved

@@ -20,6 +20,7 @@ import (
 	"github.com/cursor-otel/cursor-otel/internal/conversation"
 	"github.com/cursor-otel/cursor-otel/internal/envlist"
 	"github.com/cursor-otel/cursor-otel/internal/harness"
+	"github.com/cursor-otel/cursor-otel/internal/metrics"
 	"github.com/cursor-otel/cursor-otel/internal/oneline"
 	"github.com/cursor-otel/cursor-otel/internal/pricing"
 	"github.com/cursor-otel/cursor-otel/internal/redact"
@@ -58,6 +59,9 @@ type Config struct {
 	// environment env), for a command line whose subcommand is acp; nil
 	// runs it as any other subcommand.
 	ACP func(ctx context.Context, path string, env []string, inv agent.Invocation) int
+	// NotFound says, on stderr, that no agent was found: line is the
+	// error, to which it may add the usage or a hint. Nil prints line.
+	NotFound func(stderr io.Writer, line string)
 }
 
 func (c *Config) getenv(key string) string { return envlist.Get(c.Environ, key) }
@@ -69,6 +73,9 @@ const (
 	// statusOverBudget: the agent succeeded, but a run cost more than
 	// --max-budget-usd, or its cost cannot be known.
 	statusOverBudget = 3
+	// statusBadGuard: a guard setting (the budget) is malformed, and the
+	// agent was not started.
+	statusBadGuard = 2
 )
 
 // session attributes wrap mode adds.
@@ -87,6 +94,12 @@ func (c *Config) say(notes ...string) {
 // Run runs cursor-agent and returns the status to exit with.
 func Run(ctx context.Context, c Config) int {
 	say := c.say
+	if guard := settings.Guard(c.Problems); guard != nil {
+		// Even with --quiet: running without the guard would spend what
+		// the user meant to cap.
+		fmt.Fprintln(c.Stderr, oneline.Join(guard.Error(), "cursor-agent not started: a budget is a guard"))
+		return statusBadGuard
+	}
 	depth := chainDepth(c.Environ)
 	if depth >= maxDepth {
 		say(fmt.Sprintf("cursor-otel is running itself as cursor-agent, %d deep; set CURSOR_OTEL_AGENT to the real cursor-agent", depth))
@@ -95,7 +108,11 @@ func Run(ctx context.Context, c Config) int {
 	path, err := agent.Find(c.Settings.Agent, c.getenv("PATH"), c.Self)
 	if err != nil {
 		// Even with --quiet: the agent did not run, and this says why.
-		fmt.Fprintln(c.Stderr, oneline.Join(err.Error()))
+		if c.NotFound != nil {
+			c.NotFound(c.Stderr, oneline.Join(err.Error()))
+		} else {
+			fmt.Fprintln(c.Stderr, oneline.Join(err.Error()))
+		}
 		return statusNotFound
 	}
 	env := withDepth(c.Environ, depth+1)
@@ -171,7 +188,8 @@ type recording struct {
 func setUp(ctx context.Context, c Config, path string, inv agent.Invocation, p plan, parent context.Context, session trace.SpanContext, validParent bool) *recording {
 	s := c.Settings
 	// JSON reports are held until the flush says what became of the session.
-	h := harness.Start(ctx, harness.Setup{Settings: s, Environ: c.Environ, Secrets: []string{inv.APIKey}, Deliverer: c.Deliverer, HoldJSON: true})
+	h := harness.Start(ctx, harness.Setup{Settings: s, Environ: c.Environ, Secrets: []string{inv.APIKey}, Deliverer: c.Deliverer, HoldJSON: true,
+		Surface: metrics.SurfaceCLI})
 	r := &recording{h: h, s: s, redactor: h.Redactor, prov: h.Provider, notes: h.Notes()}
 	prov := h.Provider
 	opts := h.Recording()
@@ -180,11 +198,14 @@ func setUp(ctx context.Context, c Config, path string, inv agent.Invocation, p p
 	r.turns = newEarlyTurns(conversation.Store{Dir: conversation.DefaultDir(c.Environ)}, session)
 	opts.Turns = r.turns
 	r.rec = spanmap.NewRecorder(parent, prov.Tracer(), opts)
+	args := agent.Parse(p.args)
 	var prompt []int
 	if !s.CaptureContent {
-		prompt = agent.Parse(p.args).Prompt
+		prompt = args.Prompt
 	}
-	r.attrs = []attribute.KeyValue{spanmap.CommandLine.String(r.redactor.Redact(commandLine(path, p.args, prompt)))}
+	// The conversation resumed is an identifier: a variable whose name
+	// says secret holding it does not mask it here (another rule may).
+	r.attrs = []attribute.KeyValue{spanmap.CommandLine.String(r.redactor.Except(args.Resume).Redact(commandLine(path, p.args, prompt)))}
 	if tp := c.getenv("TRACEPARENT"); tp != "" && !validParent {
 		// Not fatal, not worth a line on stderr: a note on the span.
 		r.attrs = append(r.attrs, traceparentIgnored.String(r.redactor.Redact(tp)))
@@ -271,6 +292,7 @@ func (r *recording) follow(ctx context.Context, c Config, proc *agent.Process, p
 			for _, sig := range exit.Signals {
 				end.Signals = append(end.Signals, spanmap.Signal{Name: signalName(sig.Signal), At: sig.At})
 			}
+			end.Cancelled = userInterrupted(end.Signals, exit.Code)
 			rec.Finish(end)
 		})
 	}
@@ -332,6 +354,25 @@ func signalName(sig os.Signal) string {
 	return name
 }
 
+// userInterruptedStatus is the exit status of an agent the person
+// stopped with Ctrl-C (128 + SIGINT), told by the shell's convention.
+const userInterruptedStatus = 130
+
+// userInterrupted says the person interrupted the run: a SIGINT passed
+// on to the agent, or the agent's exit status 130. The turn was
+// cancelled, not failed (docs/trace.md).
+func userInterrupted(signals []spanmap.Signal, code int) bool {
+	if code == userInterruptedStatus {
+		return true
+	}
+	for _, s := range signals {
+		if s.Name == "SIGINT" {
+			return true
+		}
+	}
+	return false
+}
+
 var sigNames = map[string]string{"interrupt": "SIGINT", "terminated": "SIGTERM", "hangup": "SIGHUP", "quit": "SIGQUIT"}
 
 // streamTracer records the stdout copy as it arrives, each event placed at
@@ -382,7 +423,8 @@ func (t *streamTracer) trace(out *agent.Output) {
 		if init, ok := ev.(*parse.Init); ok && init.Model != "" && init.Model != t.priced && t.prices != nil {
 			// Priced now, beside the agent: at the session's end the
 			// quote is then the table's cached one (a lookup tries every
-			// rule against several spellings, 0.1-0.2 ms).
+			// rule against several spellings: docs/performance.md,
+			// "measured choices").
 			t.priced = init.Model
 			go func(model string) { _ = safe.Run(func() { t.prices.Quote(model) }) }(init.Model)
 		}

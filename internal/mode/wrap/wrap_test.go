@@ -202,3 +202,17 @@ func TestCommandLine(t *testing.T) {
 		t.Errorf("commandLine = %s, want %s", got, want)
 	}
 }
+
+// A malformed budget stops the run before the agent starts, even with
+// --quiet and beside other wrong settings: running without the guard would
+// spend what the user meant to cap.
+func TestRunStopsOnAMalformedBudget(t *testing.T) {
+	_, problems := settings.Load(settings.Flags{}, func(name string) string {
+		return map[string]string{"CURSOR_OTEL_MAX_BUDGET_USD": "abc", "CURSOR_OTEL_FLUSH_TIMEOUT": "5x"}[name]
+	})
+	r := runWrap(t, settings.Settings{Quiet: true}, problems, nil, "-p", "hi")
+	want := `cursor-otel: CURSOR_OTEL_MAX_BUDGET_USD="abc": not an amount of US dollars above zero: write e.g. 1.50; cursor-agent not started: a budget is a guard` + "\n"
+	if r.exit != 2 || r.execd != nil || r.stderr != want || r.stdout != "" {
+		t.Errorf("exit %d, exec'd %+v, stderr %q, stdout %q; want 2, not run, %q", r.exit, r.execd, r.stderr, r.stdout, want)
+	}
+}

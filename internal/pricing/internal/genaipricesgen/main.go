@@ -90,7 +90,8 @@ const snapshotSource = "genai-prices %s"
 
 // snapshotTable is the providers' models and their prices, USD per
 // million tokens: constant data, laid out by the compiler, that no run
-// builds (made at the first price, it took 0.1 ms of a wrapped run's).
+// builds (made at the first price, it cost a wrapped run measurably:
+// docs/performance.md, "measured choices").
 var snapshotTable = []snapshotProvider{
 `, commit, date, date)
 	n := 0

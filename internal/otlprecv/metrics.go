@@ -1,8 +1,8 @@
-package otlptest
+package otlprecv
 
 import (
 	"context"
-	"net/http"
+	"time"
 
 	metricscollectorpb "go.opentelemetry.io/proto/otlp/collector/metrics/v1"
 	metricspb "go.opentelemetry.io/proto/otlp/metrics/v1"
@@ -29,7 +29,12 @@ func (r *Receiver) TakeNoMetrics() {
 	r.mu.Unlock()
 }
 
-func (r *Receiver) storeMetrics(req *metricscollectorpb.ExportMetricsServiceRequest) error {
+// StoreMetrics stores a metrics export, or says why not.
+func (r *Receiver) StoreMetrics(req *metricscollectorpb.ExportMetricsServiceRequest) error {
+	r.mu.Lock()
+	delay := r.metricsDelay
+	r.mu.Unlock()
+	time.Sleep(delay)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.noMetrics {
@@ -48,25 +53,8 @@ type grpcMetricsService struct {
 }
 
 func (s *grpcMetricsService) Export(_ context.Context, req *metricscollectorpb.ExportMetricsServiceRequest) (*metricscollectorpb.ExportMetricsServiceResponse, error) {
-	if err := s.r.storeMetrics(req); err != nil {
+	if err := s.r.StoreMetrics(req); err != nil {
 		return nil, err
 	}
 	return &metricscollectorpb.ExportMetricsServiceResponse{}, nil
-}
-
-func (r *Receiver) serveHTTPMetrics(w http.ResponseWriter, req *http.Request) {
-	var msg metricscollectorpb.ExportMetricsServiceRequest
-	if _, err := readHTTP(req, &msg); err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
-	}
-	if err := r.storeMetrics(&msg); err != nil {
-		if status.Code(err) == codes.Unimplemented {
-			http.NotFound(w, req)
-			return
-		}
-		w.WriteHeader(httpStatus(err))
-		return
-	}
-	writeHTTP(w, &metricscollectorpb.ExportMetricsServiceResponse{})
 }

@@ -1,4 +1,4 @@
-package otlptest
+package otlprecv
 
 import (
 	"maps"

@@ -1,20 +1,16 @@
-// Package otlptest runs real OTLP receivers for tests: gRPC TraceService
-// and MetricsService, and HTTP /v1/traces and /v1/metrics, on 127.0.0.1,
-// speaking the protocol's protobuf messages. Nothing is mocked: the code under test
-// exports over the wire to them.
-package otlptest
+// Package otlprecv runs real OTLP receivers, for the benchmarks and (through
+// otlptest) the tests: gRPC TraceService and MetricsService on 127.0.0.1,
+// speaking the protocol's protobuf messages, and what an OTLP/HTTP server
+// needs to store what it receives the same way (Store, StoreMetrics).
+// Nothing is mocked: the code measured or tested exports over the wire.
+package otlprecv
 
 import (
-	"compress/gzip"
 	"context"
 	"crypto/tls"
 	"fmt"
-	"io"
 	"net"
-	"net/http"
-	"strings"
 	"sync"
-	"testing"
 	"time"
 
 	metricscollectorpb "go.opentelemetry.io/proto/otlp/collector/metrics/v1"
@@ -27,7 +23,6 @@ import (
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/stats"
 	"google.golang.org/grpc/status"
-	"google.golang.org/protobuf/proto"
 )
 
 // Receiver stores every span exported to it.
@@ -35,18 +30,22 @@ type Receiver struct {
 	// Endpoint is the URL to put in OTEL_EXPORTER_OTLP_ENDPOINT.
 	Endpoint string
 
-	mu         sync.Mutex
-	requests   []*collectorpb.ExportTraceServiceRequest
-	headers    []map[string]string
-	refuse     error
-	delay      time.Duration
-	required   [2]string // a header every export must carry, or it is Unauthenticated
-	compressed int       // requests whose payload arrived compressed
-	countOnly  bool      // count spans by name instead of keeping requests
-	names      map[string]int
-	read       map[*collectorpb.ExportTraceServiceRequest]map[string]int // by the codec, not yet stored
-	metrics    []*metricscollectorpb.ExportMetricsServiceRequest
-	noMetrics  bool
+	mu           sync.Mutex
+	requests     []*collectorpb.ExportTraceServiceRequest
+	headers      []map[string]string
+	refuse       error
+	delay        time.Duration // before each trace export's answer
+	metricsDelay time.Duration // before each metrics export's answer
+	stalls       bool          // exports past the first answering get no answer
+	answering    int
+	exports      int       // trace exports that came
+	required     [2]string // a header every export must carry, or it is Unauthenticated
+	compressed   int       // requests whose payload arrived compressed
+	countOnly    bool      // count spans by name instead of keeping requests
+	names        map[string]int
+	read         map[*collectorpb.ExportTraceServiceRequest]map[string]int // by the codec, not yet stored
+	metrics      []*metricscollectorpb.ExportMetricsServiceRequest
+	noMetrics    bool
 
 	serve func() (stop func(), err error) // (re)starts the server on its address
 	stop  func()
@@ -137,6 +136,13 @@ func (r *Receiver) RequireHeader(key, value string) {
 	r.mu.Unlock()
 }
 
+// SawCompressed counts a request whose payload arrived compressed.
+func (r *Receiver) SawCompressed() {
+	r.mu.Lock()
+	r.compressed++
+	r.mu.Unlock()
+}
+
 // Compressed is the number of requests whose payload arrived compressed.
 func (r *Receiver) Compressed() int {
 	r.mu.Lock()
@@ -160,10 +166,36 @@ func (r *Receiver) SlowDown(d time.Duration) {
 	r.mu.Unlock()
 }
 
-func (r *Receiver) store(req *collectorpb.ExportTraceServiceRequest, headers map[string]string) error {
+// AnswerAfter makes the receiver take d to answer every export, of spans
+// and of metrics alike, as a real collector does (one that writes what it
+// gets); SlowDown slows the spans' alone.
+func (r *Receiver) AnswerAfter(d time.Duration) {
+	r.mu.Lock()
+	r.delay, r.metricsDelay = d, d
+	r.mu.Unlock()
+}
+
+// StallAfter makes the receiver answer the first n trace exports (from
+// its start) and none after them: each later one is held, unanswered,
+// until its caller gives up, as a collector that stops answering does.
+func (r *Receiver) StallAfter(n int) {
+	r.mu.Lock()
+	r.stalls, r.answering = true, n
+	r.mu.Unlock()
+}
+
+// Store stores a trace export as the receiver's settings say (refusing,
+// stalling, slowing down, counting), and says what to answer.
+func (r *Receiver) Store(ctx context.Context, req *collectorpb.ExportTraceServiceRequest, headers map[string]string) error {
 	r.mu.Lock()
 	delay := r.delay
+	r.exports++
+	stalled := r.stalls && r.exports > r.answering
 	r.mu.Unlock()
+	if stalled {
+		<-ctx.Done()
+		return status.FromContextError(ctx.Err()).Err()
+	}
 	time.Sleep(delay)
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -221,26 +253,10 @@ func (r *Receiver) Restart() error {
 	return nil
 }
 
-// StartGRPC starts a plaintext gRPC receiver; it stops when the test ends.
-func StartGRPC(t testing.TB) *Receiver { return startGRPC(t, nil) }
-
-// StartGRPCTLS starts a gRPC receiver behind TLS: its endpoint is https.
-func StartGRPCTLS(t testing.TB, cfg *tls.Config) *Receiver { return startGRPC(t, cfg) }
-
-func startGRPC(t testing.TB, cfg *tls.Config) *Receiver {
-	t.Helper()
-	r, err := ListenGRPC("127.0.0.1:0", cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(r.Stop)
-	return r
-}
-
 // ListenGRPC starts a gRPC receiver on addr, behind TLS when cfg is not
 // nil, for use outside a test (the benchmarks); Stop stops it.
 func ListenGRPC(addr string, cfg *tls.Config) (*Receiver, error) {
-	return listen(addr, cfg != nil, func(r *Receiver, lis net.Listener) func() {
+	return Listen(addr, cfg != nil, func(r *Receiver, lis net.Listener) func() {
 		opts := []grpc.ServerOption{grpc.StatsHandler(compressionSeen{r}), grpc.ForceServerCodecV2(newCountingCodec(r))}
 		if cfg != nil {
 			opts = append(opts, grpc.Creds(credentials.NewTLS(cfg)))
@@ -253,9 +269,9 @@ func ListenGRPC(addr string, cfg *tls.Config) (*Receiver, error) {
 	})
 }
 
-// listen starts a receiver that serve serves on addr, and that Restart
+// Listen starts a receiver that serve serves on addr, and that Restart
 // serves again on the same address; serve returns what stops it.
-func listen(addr string, secure bool, serve func(*Receiver, net.Listener) func()) (*Receiver, error) {
+func Listen(addr string, secure bool, serve func(*Receiver, net.Listener) func()) (*Receiver, error) {
 	lis, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("listen: %w", err)
@@ -289,90 +305,10 @@ func (s *grpcService) Export(ctx context.Context, req *collectorpb.ExportTraceSe
 			headers[k] = v[0]
 		}
 	}
-	if err := s.r.store(req, headers); err != nil {
+	if err := s.r.Store(ctx, req, headers); err != nil {
 		return nil, err
 	}
 	return &collectorpb.ExportTraceServiceResponse{}, nil
-}
-
-// StartHTTP starts an OTLP/HTTP receiver (protobuf, gzip or not) on
-// /v1/traces; it stops when the test ends.
-func StartHTTP(t testing.TB) *Receiver { return startHTTP(t, nil) }
-
-// StartHTTPTLS starts an OTLP/HTTP receiver behind TLS: its endpoint is https.
-func StartHTTPTLS(t testing.TB, cfg *tls.Config) *Receiver { return startHTTP(t, cfg) }
-
-func startHTTP(t testing.TB, cfg *tls.Config) *Receiver {
-	t.Helper()
-	r, err := listen("127.0.0.1:0", cfg != nil, func(r *Receiver, lis net.Listener) func() {
-		mux := http.NewServeMux()
-		// Traces at any path: a backend's own (Langfuse's
-		// /api/public/otel/v1/traces) as well as the default.
-		mux.HandleFunc("POST /", r.serveHTTP)
-		mux.HandleFunc("POST /v1/metrics", r.serveHTTPMetrics)
-		srv := &http.Server{Handler: mux}
-		if cfg != nil {
-			lis = tls.NewListener(lis, cfg)
-		}
-		go func() { _ = srv.Serve(lis) }()
-		return func() { _ = srv.Close() }
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(r.Stop)
-	return r
-}
-
-func (r *Receiver) serveHTTP(w http.ResponseWriter, req *http.Request) {
-	var msg collectorpb.ExportTraceServiceRequest
-	compressed, err := readHTTP(req, &msg)
-	if compressed {
-		r.mu.Lock()
-		r.compressed++
-		r.mu.Unlock()
-	}
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
-	}
-	headers := map[string]string{":path": req.URL.Path}
-	for k, v := range req.Header {
-		headers[strings.ToLower(k)] = v[0]
-	}
-	if err := r.store(&msg, headers); err != nil {
-		w.WriteHeader(httpStatus(err))
-		return
-	}
-	writeHTTP(w, &collectorpb.ExportTraceServiceResponse{})
-}
-
-// readHTTP reads an OTLP/HTTP request's protobuf body into msg, gunzipped
-// if it came compressed, and says whether it did.
-func readHTTP(req *http.Request, msg proto.Message) (compressed bool, err error) {
-	body := io.Reader(req.Body)
-	if req.Header.Get("Content-Encoding") == "gzip" {
-		gz, err := gzip.NewReader(req.Body)
-		if err != nil {
-			return true, err
-		}
-		body, compressed = gz, true
-	}
-	b, err := io.ReadAll(body)
-	if err != nil {
-		return compressed, err
-	}
-	if req.Header.Get("Content-Type") != "application/x-protobuf" || proto.Unmarshal(b, msg) != nil {
-		return compressed, fmt.Errorf("want an application/x-protobuf %s", msg.ProtoReflect().Descriptor().Name())
-	}
-	return compressed, nil
-}
-
-// writeHTTP answers an OTLP/HTTP request with msg.
-func writeHTTP(w http.ResponseWriter, msg proto.Message) {
-	out, _ := proto.Marshal(msg)
-	w.Header().Set("Content-Type", "application/x-protobuf")
-	_, _ = w.Write(out)
 }
 
 // compressionSeen counts gRPC requests whose payload came compressed.
@@ -385,20 +321,6 @@ func (c compressionSeen) TagConn(ctx context.Context, _ *stats.ConnTagInfo) cont
 func (c compressionSeen) HandleConn(context.Context, stats.ConnStats) {}
 func (c compressionSeen) HandleRPC(_ context.Context, s stats.RPCStats) {
 	if in, ok := s.(*stats.InPayload); ok && in.CompressedLength > 0 && in.CompressedLength != in.Length {
-		c.r.mu.Lock()
-		c.r.compressed++
-		c.r.mu.Unlock()
+		c.r.SawCompressed()
 	}
-}
-
-func httpStatus(err error) int {
-	switch status.Code(err) {
-	case codes.Unauthenticated:
-		return http.StatusUnauthorized
-	case codes.PermissionDenied:
-		return http.StatusForbidden
-	case codes.Unavailable:
-		return http.StatusServiceUnavailable
-	}
-	return http.StatusBadRequest
 }
