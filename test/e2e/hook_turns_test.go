@@ -174,6 +174,10 @@ func checkTurns(t *testing.T, conv string, spans []golden.Span, want int) {
 	roots := turnRoots(t, spans)
 	if len(roots) != want {
 		t.Errorf("%s: %d roots, want %d: %v", conv, len(roots), want, spanNames(spans))
+		for _, s := range spans { // what a rare failure needs to be read
+			t.Logf("  %s %s/%s parent %q turn %q gen %q %s..%s links %v", s.Name, s.TraceID, s.SpanID, s.ParentID,
+				value(s, "cursor.turn.number"), value(s, "cursor.generation_id"), s.Start.Format("15:04:05.000"), s.End.Format("15:04:05.000"), s.Links)
+		}
 	}
 	ids, traces := map[string]bool{}, map[string]bool{}
 	for _, s := range spans {
