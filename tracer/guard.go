@@ -54,7 +54,7 @@ type guard struct {
 	answered func(time.Time)
 
 	slots    chan struct{} // one per export in flight
-	inFlight sync.WaitGroup
+	inFlight flights
 	ctx      context.Context // every export's; cancelled at the flush deadline
 	cancel   context.CancelFunc
 
@@ -133,9 +133,9 @@ func (g *guard) offer(batch []sdktrace.ReadOnlySpan, haveSlot bool) {
 			return
 		}
 	}
-	g.inFlight.Add(1)
+	g.inFlight.start()
 	go func() {
-		defer func() { <-g.slots; g.inFlight.Done() }()
+		defer func() { <-g.slots; g.inFlight.done() }()
 		g.send(batch, inRun)
 	}()
 }
@@ -223,10 +223,8 @@ func (g *guard) keepHeld() {
 // the run may be back), tries them once more; the deadline bounds it all.
 func (g *guard) Shutdown(ctx context.Context) error {
 	defer g.cancel()
-	done := make(chan struct{})
-	go func() { g.inFlight.Wait(); close(done) }()
 	select {
-	case <-done:
+	case <-g.inFlight.none():
 	case <-ctx.Done():
 		// Cut the exports off before the exporter's shutdown does: what it
 		// cancels must read as cut off at the deadline, not as the
@@ -264,10 +262,8 @@ func (g *guard) beginShutdown(flush context.Context) {
 // return, so that result counts them as sent, not as never sent.
 func (g *guard) settle(d time.Duration) {
 	g.cancel()
-	done := make(chan struct{})
-	go func() { g.inFlight.Wait(); close(done) }()
 	select {
-	case <-done:
+	case <-g.inFlight.none():
 	case <-time.After(d):
 	}
 }

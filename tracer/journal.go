@@ -86,10 +86,8 @@ func (p *Provider) closeJournal() {
 // says whether every span handed to the guard so far was exported, kept
 // or handed over: none is held for a retry.
 func (g *guard) settled(ctx context.Context) bool {
-	done := make(chan struct{})
-	go func() { g.inFlight.Wait(); close(done) }()
 	select {
-	case <-done:
+	case <-g.inFlight.none():
 	case <-ctx.Done():
 		return false
 	}

@@ -232,7 +232,7 @@ func newTestGuard(next sdktrace.SpanExporter, batchSize, holdLimit int) (*guard,
 // export hands n spans to the guard and waits for the export it starts.
 func export(g *guard, n int) {
 	_ = g.ExportSpans(context.Background(), make([]sdktrace.ReadOnlySpan, n))
-	g.inFlight.Wait()
+	<-g.inFlight.none()
 }
 
 // A collector that is down is asked once per back-off, not once per batch;
