@@ -194,6 +194,7 @@ func TestCapturedContentFitsTheReceiver(t *testing.T) {
 // 13. Messages that tell the truth: one line, accurate, in words a user
 // acts on, whatever the way the export failed.
 func TestExportMessagesTellTheTruth(t *testing.T) {
+	t.Parallel() // waits on the delivery's timers, not the CPU
 	ca := otlptest.NewCA(t)
 	server := ca.Issue(t, "collector", false)
 	grpcPlain, httpPlain := otlptest.StartGRPC(t), otlptest.StartHTTP(t)

@@ -15,6 +15,7 @@ import (
 // pointing to --list, and flush says in one short line how many wait
 // elsewhere.
 func TestFlushListAndDiscard(t *testing.T) {
+	t.Parallel() // waits on the delivery's timers, not the CPU
 	dir := filepath.Join(t.TempDir(), "spool")
 	first, second, today := otlptest.Down(t), otlptest.Down(t), otlptest.Down(t)
 	const secret = "Bearer s3cret-token"

@@ -175,7 +175,10 @@ func TestHookTurnReportsFromTheHooksFlag(t *testing.T) {
 	summary := filepath.Join(t.TempDir(), "runs.jsonl")
 	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_STATE_DIR=" + t.TempDir(), "OTEL_METRICS_EXPORTER=none"}
 	runHooks(t, env, linesOf(t, "spanmap/testdata/hooks/cli-2026.10.ndjson"), "--summary-json", summary)
-	spans := waitForSpans(t, recv, 8, 15*time.Second)
+	spans := waitForSpans(t, recv, 7, 15*time.Second)
+	if len(spans) != 7 {
+		t.Fatalf("%d spans: %v; want 7 (2 turns: roots, chats, shell, task, subagent)", len(spans), spanNames(spans))
+	}
 	var cost float64
 	for _, r := range turnRoots(t, spans)[:2] {
 		cost += number(r, "cursor.usage.cost")

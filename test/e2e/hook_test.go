@@ -187,6 +187,7 @@ func turnRoots(t *testing.T, spans []golden.Span) []golden.Span {
 // With the collector down, hooks answer as fast: the spans wait in the
 // spool, and go when a later hook finds the collector there, each once.
 func TestHooksWithTheCollectorDown(t *testing.T) {
+	t.Parallel() // waits on the delivery's timers, not the CPU
 	down := otlptest.Down(t)
 	state := t.TempDir()
 	spoolDir := filepath.Join(state, "kept")

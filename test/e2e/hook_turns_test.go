@@ -16,6 +16,7 @@ import (
 // it (its stop, or the next prompt), the one without stop saying that it
 // did not complete, the turns linked in order.
 func TestHooksTurnWithoutStop(t *testing.T) {
+	t.Parallel() // waits on the delivery's timers, not the CPU
 	recv := otlptest.StartGRPC(t)
 	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_STATE_DIR=" + t.TempDir(), "OTEL_METRICS_EXPORTER=none"}
 	events := scriptedConversation("conv-nostop", 3, 2, false)

@@ -3,6 +3,7 @@ package e2e
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -39,10 +40,13 @@ func waitForDeliverers(t *testing.T, dir string) {
 	free := 0
 	for deadline := time.Now().Add(30 * time.Second); free < 5 && time.Now().Before(deadline); {
 		unlock, err := filelock.Lock(filepath.Join(dir, "deliver.lock"), false)
-		if err == nil {
+		switch {
+		case err == nil:
 			unlock()
 			free++
-		} else {
+		case errors.Is(err, fs.ErrNotExist):
+			free++ // no spool: nothing was kept, so no deliverer runs
+		default:
 			free = 0
 		}
 		time.Sleep(50 * time.Millisecond) // polling the deliverers' lock
@@ -114,6 +118,7 @@ const exampleSpans = 11
 // delivers the five kept, and every session arrives whole, once; the
 // spool is empty after.
 func TestSpoolDeliversWhatWasKept(t *testing.T) {
+	t.Parallel() // waits on the delivery's timers, not the CPU
 	dir := filepath.Join(t.TempDir(), "spool")
 	t.Cleanup(func() { waitForDeliverers(t, dir) })
 	down := otlptest.Down(t)
@@ -201,6 +206,7 @@ func TestSpoolKeepsWhatACollectorDidNotAnswer(t *testing.T) {
 
 // Two deliverers at once never both send a session.
 func TestSpoolTwoDeliverersSendEachSessionOnce(t *testing.T) {
+	t.Parallel() // waits on the delivery's timers, not the CPU
 	dir, endpoint := keptRuns(t, 4)
 	recv := comeBack(t, endpoint)
 	recv.SlowDown(200 * time.Millisecond) // so that the two overlap
@@ -224,6 +230,7 @@ func TestSpoolTwoDeliverersSendEachSessionOnce(t *testing.T) {
 // A deliverer killed mid-send leaves its session to be sent again: the
 // next delivery sends everything, once.
 func TestSpoolDelivererKilledMidSend(t *testing.T) {
+	t.Parallel() // waits on the delivery's timers, not the CPU
 	dir, endpoint := keptRuns(t, 3)
 	hanging := otlptest.Hanging(t)
 	cmd := exec.Command(binary, "flush", "--redirect") // to the hanging one
@@ -258,6 +265,7 @@ func TestSpoolDelivererKilledMidSend(t *testing.T) {
 // A long outage with large sessions: the spool stays within its bound,
 // the oldest go first, and the delivery says how many.
 func TestSpoolBoundInALongOutage(t *testing.T) {
+	t.Parallel() // waits on the delivery's timers, not the CPU
 	dir := filepath.Join(t.TempDir(), "spool")
 	down := otlptest.Down(t)
 	// With content capture a session weighs a few KiB: the bound is room
@@ -338,6 +346,7 @@ func TestSpoolIsPrivateAndHoldsNoPrompt(t *testing.T) {
 // run after which more of them wait says so, once, in one line naming
 // cursor-otel flush; flush says for which address they wait.
 func TestSpoolRunSaysWhenMoreWaitElsewhere(t *testing.T) {
+	t.Parallel() // waits on the delivery's timers, not the CPU
 	dir, down := keptRuns(t, 2)
 	recv := otlptest.StartGRPC(t)
 	first := spoolRun(t, recv.Endpoint, dir)
