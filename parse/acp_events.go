@@ -99,7 +99,7 @@ func ACPWaitKind(method string) string {
 // holds the requests not yet answered, to pair each answer with its
 // request. Safe for use from one goroutine at a time.
 type ACPDecoder struct {
-	pending map[string]*ACPRequest // by direction and id: an id is unique per direction
+	awaiting map[string]*ACPRequest // by direction and id: an id is unique per direction
 	// note and update are the notification decoded last: a session's
 	// updates are most of its messages, and none is kept past its turn
 	// of the tracer.
@@ -109,7 +109,7 @@ type ACPDecoder struct {
 
 // NewACPDecoder decodes a session from its start.
 func NewACPDecoder() *ACPDecoder {
-	return &ACPDecoder{pending: map[string]*ACPRequest{}}
+	return &ACPDecoder{awaiting: map[string]*ACPRequest{}}
 }
 
 // maxPendingACP bounds the requests held unanswered: the protocol answers
@@ -120,8 +120,8 @@ const maxPendingACP = 4096
 // forgetOne drops one unanswered request (any: none is expected to be
 // answered any more); its answer, should it come, arrives without it.
 func (d *ACPDecoder) forgetOne() {
-	for k := range d.pending {
-		delete(d.pending, k)
+	for k := range d.awaiting {
+		delete(d.awaiting, k)
 		return
 	}
 }
@@ -153,14 +153,14 @@ func (d *ACPDecoder) Decode(fromEditor bool, line []byte) (ACPEvent, bool) {
 			_ = json.Unmarshal(m.Params, &r.Prompt)
 		}
 		key := pendingKey(fromEditor, m.ID)
-		if old := d.pending[key]; old != nil {
+		if old := d.awaiting[key]; old != nil {
 			old.Replaces = nil // told when old came: no chain of them is held
 			r.Replaces = old
 		}
-		if len(d.pending) >= maxPendingACP {
+		if len(d.awaiting) >= maxPendingACP {
 			d.forgetOne() // a session that never answers grows no further
 		}
-		d.pending[key] = r
+		d.awaiting[key] = r
 		return r, true
 	case m.IsNotification():
 		n := &d.note
@@ -179,11 +179,11 @@ func (d *ACPDecoder) Decode(fromEditor bool, line []byte) (ACPEvent, bool) {
 	}
 	// An answer goes the other way from its request.
 	key := pendingKey(!fromEditor, m.ID)
-	a := &ACPAnswer{ID: m.ID, FromEditor: fromEditor, Request: d.pending[key], Error: m.Error, Raw: m.Result}
+	a := &ACPAnswer{ID: m.ID, FromEditor: fromEditor, Request: d.awaiting[key], Error: m.Error, Raw: m.Result}
 	if a.Request == nil {
 		return a, true
 	}
-	delete(d.pending, key)
+	delete(d.awaiting, key)
 	a.Request.Replaces = nil
 	a.Result = decodeACPResult(a.Request.Method, m.Result)
 	return a, true

@@ -289,8 +289,8 @@ func TestACPDecoderBoundsUnanswered(t *testing.T) {
 	for i := range maxPendingACP + 100 {
 		d.Decode(false, []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"fs/read_text_file","params":{}}`, i)))
 	}
-	if len(d.pending) != maxPendingACP {
-		t.Errorf("%d requests held; want at most %d", len(d.pending), maxPendingACP)
+	if len(d.awaiting) != maxPendingACP {
+		t.Errorf("%d requests held; want at most %d", len(d.awaiting), maxPendingACP)
 	}
 	last := maxPendingACP + 99
 	ev, _ := d.Decode(true, []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{}}`, last)))

@@ -16,13 +16,13 @@ import (
 // nothing of processes or of JSON-RPC's framing. Its spans are drafts,
 // as every source's: each is made as it ends (a turn's root as the turn
 // ends), with the IDs chosen as it opened, so its tracer's provider must
-// use IDGenerator, as a Recorder's. Safe for use from one goroutine at a
+// use IDGenerator, as a Stream's. Safe for use from one goroutine at a
 // time.
 type ACP struct {
 	mu sync.Mutex
 	builder
 	envCtx   context.Context                   // TRACEPARENT from the environment, if any
-	pending  map[*parse.ACPRequest]*acpRequest // the requests unanswered the trace holds something for
+	awaiting map[*parse.ACPRequest]*acpRequest // the requests unanswered the trace holds something for
 	sessions map[string]*acpSession
 	untraced int64 // bytes of the session the tracer did not see (it fell behind)
 	// who: initialize's agentInfo and clientInfo, and the protocol
@@ -132,7 +132,7 @@ const (
 // NewACP traces into tracer; ctx holds the parent from TRACEPARENT, if any.
 func NewACP(ctx context.Context, tracer trace.Tracer, opts Options) *ACP {
 	return &ACP{builder: newBuilder(context.Background(), tracer, opts), envCtx: ctx,
-		pending: map[*parse.ACPRequest]*acpRequest{}, sessions: map[string]*acpSession{}}
+		awaiting: map[*parse.ACPRequest]*acpRequest{}, sessions: map[string]*acpSession{}}
 }
 
 // Observe records one message (parse.ACPDecoder's), at when it crossed.
@@ -145,11 +145,11 @@ func (a *ACP) Observe(e parse.ACPEvent, at time.Time) {
 	case *parse.ACPNotification:
 		a.notification(m, at)
 	case *parse.ACPAnswer:
-		req, ok := a.pending[m.Request]
+		req, ok := a.awaiting[m.Request]
 		if !ok {
 			return
 		}
-		delete(a.pending, m.Request)
+		delete(a.awaiting, m.Request)
 		a.answer(req, m, at)
 	}
 }

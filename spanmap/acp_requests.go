@@ -11,11 +11,11 @@ import (
 func (a *ACP) request(m *parse.ACPRequest, at time.Time) {
 	ref := m.Ref
 	req := &acpRequest{method: m.Method, session: ref.SessionID, cwd: ref.Cwd, at: at}
-	if old := a.pending[m.Replaces]; old != nil {
-		delete(a.pending, m.Replaces)
+	if old := a.awaiting[m.Replaces]; old != nil {
+		delete(a.awaiting, m.Replaces)
 		a.abandon(old, at) // an id reused before its answer: the answer will be the new one's
 	}
-	a.pending[m] = req
+	a.awaiting[m] = req
 	if m.FromEditor {
 		switch m.Method {
 		case "initialize":

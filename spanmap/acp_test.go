@@ -92,7 +92,7 @@ func TestACPSessionsEachTheirOwnTurns(t *testing.T) {
 	for _, s := range spans {
 		byName[s.Name()] = append(byName[s.Name()], s)
 	}
-	roots := byName[SessionName]
+	roots := byName[RootName]
 	if len(roots) != 2 || roots[0].SpanContext().TraceID() == roots[1].SpanContext().TraceID() {
 		t.Fatalf("want two turns in two traces: %v", roots)
 	}
@@ -137,7 +137,7 @@ func TestACPPromptWithoutSessionClosedByExit(t *testing.T) {
 		`>{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{"prompt":[]}}`,
 		`>{"jsonrpc":"2.0","method":"session/cancel","params":{}}`,
 	)
-	if len(spans) != 1 || spans[0].Name() != SessionName || spans[0].Status().Code.String() != "Error" {
+	if len(spans) != 1 || spans[0].Name() != RootName || spans[0].Status().Code.String() != "Error" {
 		t.Fatalf("a prompt with no session id, never answered: %v", spans)
 	}
 }

@@ -75,11 +75,11 @@ func (a *ACP) closeOpen(t *acpTurn, at time.Time, stopReason string) (unanswered
 		a.end(t.waiting, at)
 		t.waiting = nil
 	}
-	for k, req := range a.pending {
+	for k, req := range a.awaiting {
 		if req.turn != t || req.method == "session/prompt" {
 			continue
 		}
-		delete(a.pending, k)
+		delete(a.awaiting, k)
 		if req.span != nil {
 			unanswered++
 			req.span.set(ACPUnanswered.Bool(true))
@@ -94,9 +94,9 @@ func (a *ACP) closeOpen(t *acpTurn, at time.Time, stopReason string) (unanswered
 			a.endUnfinished(tl.span, acpClosing(stopReason), "no completion before the turn ended", later(tl.last, at))
 		}
 	}
-	for k, req := range a.pending {
+	for k, req := range a.awaiting {
 		if req.turn == t {
-			delete(a.pending, k)
+			delete(a.awaiting, k)
 		}
 	}
 	return unanswered

@@ -24,7 +24,7 @@ func BenchmarkReplay(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		tp := sdktrace.NewTracerProvider(sdktrace.WithIDGenerator(NewIDGenerator()), sdktrace.WithBatcher(tracetest.NewNoopExporter(), sdktrace.WithBlocking()))
-		rec := NewRecorder(context.Background(), tp.Tracer("bench"), Options{})
+		rec := NewStream(context.Background(), tp.Tracer("bench"), Options{})
 		dec := parse.NewDecoder(bytes.NewReader(stream))
 		for {
 			ev, err := dec.Next()
@@ -74,7 +74,7 @@ func benchRecord(b *testing.B, stream []byte, counts synth.Counts) {
 	b.ReportAllocs()
 	for b.Loop() {
 		tp := sdktrace.NewTracerProvider(sdktrace.WithIDGenerator(NewIDGenerator()), sdktrace.WithBatcher(tracetest.NewNoopExporter(), sdktrace.WithBlocking()))
-		rec := NewRecorder(context.Background(), tp.Tracer("bench"), Options{})
+		rec := NewStream(context.Background(), tp.Tracer("bench"), Options{})
 		for _, ev := range events {
 			rec.Record(ev, time.Time{})
 		}

@@ -10,7 +10,7 @@ import (
 
 // builder is what every source of turns records through: the options
 // that shape what is recorded, the IDs of the spans it opens, and the one
-// path by which a span reaches the SDK (emit). A stream's Recorder, Hooks
+// path by which a span reaches the SDK (emit). A Stream, Hooks
 // and ACP each hold one; a source's reader knows only events.
 type builder struct {
 	shaper

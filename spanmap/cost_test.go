@@ -98,7 +98,7 @@ func TestSessionCostFromAUserFile(t *testing.T) {
 }
 
 // recordString records a stream given as text, read in replay.
-func recordString(rec *Recorder, stream string) {
+func recordString(rec *Stream, stream string) {
 	dec := parse.NewDecoder(strings.NewReader(stream))
 	for ev, err := dec.Next(); err == nil; ev, err = dec.Next() {
 		rec.Record(ev, time.Time{})

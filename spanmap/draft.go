@@ -17,7 +17,7 @@ import (
 // once its destination is known (Hooks.Make).
 type draft struct {
 	sc      trace.SpanContext
-	parent  trace.SpanContext // invalid for a session: its parent is the Recorder's context
+	parent  trace.SpanContext // invalid for a session: its parent is the Stream's context
 	name    string
 	kind    trace.SpanKind
 	in      *draft // the invoke_agent span it belongs to; nil for a session

@@ -55,10 +55,10 @@ type HookState struct {
 	Closed []HookClosed `json:"closed,omitempty"`
 	// Compactions announced before a turn began: the next turn has them.
 	Compactions []HookCompaction `json:"compactions,omitempty"`
-	// Told are the calls whose span is made (a shell call is told twice:
+	// Spanned are the calls whose span is made (a shell call is told twice:
 	// afterShellExecution, and postToolUse or postToolUseFailure), so
 	// that a later telling makes none.
-	Told []string `json:"told,omitempty"`
+	Spanned []string `json:"told,omitempty"`
 }
 
 // HookRoot names a turn's root span, in hexadecimal.
@@ -95,8 +95,8 @@ type HookCompaction struct {
 // Bounds on what a conversation remembers: a conversation of any length
 // keeps a state of the same size.
 const (
-	maxClosed = 8  // closed generations
-	maxTold   = 16 // calls told
+	maxClosed  = 8  // closed generations
+	maxSpanned = 16 // calls whose span is made
 )
 
 // see keeps what an event at now says of its conversation, and returns
@@ -114,9 +114,9 @@ func (st *HookState) see(ev parse.HookEvent, now time.Time) (model string) {
 	return model
 }
 
-// tell remembers key in Told, the oldest forgotten past maxTold.
-func (st *HookState) tell(key string) {
-	st.Told = append(st.Told, key)[max(0, len(st.Told)+1-maxTold):]
+// markSpanned remembers key in Spanned, the oldest forgotten past maxSpanned.
+func (st *HookState) markSpanned(key string) {
+	st.Spanned = append(st.Spanned, key)[max(0, len(st.Spanned)+1-maxSpanned):]
 }
 
 // closedTurn is the turn of a generation whose chat span is made.
@@ -141,10 +141,10 @@ func sessionModel(event string) bool {
 	return event != parse.HookPreCompact && event != parse.HookSubagentStart && event != parse.HookSubagentStop
 }
 
-// endedKey names in Told a tool call whose span is made.
+// endedKey names in Spanned a tool call whose span is made.
 func endedKey(toolKey string) string { return "ended\x00" + toolKey }
 
-// subagentKey names in Told a subagent whose span is made.
+// subagentKey names in Spanned a subagent whose span is made.
 func subagentKey(id string) string { return "subagent\x00" + id }
 
 // shellKey names a shell call as both its end events tell it: the

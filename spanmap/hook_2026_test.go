@@ -35,7 +35,7 @@ func TestHookConversation2026(t *testing.T) {
 	for _, s := range spans {
 		costs[s.SpanContext.TraceID()] += value(s, GenAICost).AsFloat64()
 		switch {
-		case s.Name == SessionName:
+		case s.Name == RootName:
 			roots = append(roots, s)
 			if attr(s, SessionEndReason) != "" {
 				end = s

@@ -99,7 +99,7 @@ func TestHookStateOfAnOlderVersion(t *testing.T) {
 	old := `{"conversation_id":"c","turns":2,"told":["x"],"turn":{"key":"g","number":2},"generations":{"g":{"turn":"g"}},` +
 		`"tools":{"t":{"generation":"g"}},"subagents":{},"held":{"key":"k"}}`
 	var st HookState
-	if err := jsonUnmarshal([]byte(old), &st); err != nil || st.ConversationID != "c" || st.Turns != 2 || len(st.Told) != 1 {
+	if err := jsonUnmarshal([]byte(old), &st); err != nil || st.ConversationID != "c" || st.Turns != 2 || len(st.Spanned) != 1 {
 		t.Errorf("read %+v, %v", st, err)
 	}
 }

@@ -148,7 +148,7 @@ func TestHookSessionEndReasons(t *testing.T) {
 			`{"hook_event_name":"beforeSubmitPrompt","conversation_id":"c","generation_id":"g"}`,
 			"\ufeff"+`{"hook_event_name":"sessionEnd","conversation_id":"c","reason":"`+tt.reason+`","duration_ms":9000}`).records()
 		r := done[len(done)-1]
-		if r.Name != SessionName {
+		if r.Name != RootName {
 			t.Fatalf("%q: the last record is %s, not the turn", tt.reason, r.Name)
 		}
 		if Value(r.Attrs, SessionEndReason).AsString() != tt.reason || Value(r.Attrs, ErrorType).AsString() != tt.errorType || r.Status != tt.status {

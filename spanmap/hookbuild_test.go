@@ -284,7 +284,7 @@ func FuzzHookJournal(f *testing.F) {
 			t.Fatalf("got %+v; want %+v", got, want)
 		}
 		for _, r := range records {
-			if r.Name == SessionName && r.Status == codes.Error {
+			if r.Name == RootName && r.Status == codes.Error {
 				t.Fatalf("a turn's root is %s: %s", r.Status, r.Message)
 			}
 		}

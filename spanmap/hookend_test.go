@@ -71,7 +71,7 @@ func TestHookSessionEndIsNoTurn(t *testing.T) {
 				if r.Parent.IsValid() {
 					continue
 				}
-				if r.Name != SessionName || Value(r.Attrs, TurnNumber).AsInt64() == 0 {
+				if r.Name != RootName || Value(r.Attrs, TurnNumber).AsInt64() == 0 {
 					t.Errorf("root %s (%v) is no turn", r.Name, r.Attrs)
 				}
 				if Value(r.Attrs, SessionEndReason).AsString() != "" {

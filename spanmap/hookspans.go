@@ -37,7 +37,7 @@ func (t *hookTurn) parentOf(gen string) trace.SpanID {
 
 // toolDone drafts the span of a tool call whose end ev says, at now.
 func (t *hookTurn) toolDone(ev parse.HookEvent, now time.Time) {
-	t.st.tell(endedKey(ev.ToolKey)) // its span is made: an end told again makes none
+	t.st.markSpanned(endedKey(ev.ToolKey)) // its span is made: an end told again makes none
 	call, gen, start := *ev.Tool, ev.GenerationID, now
 	var cover time.Time
 	if tool := t.tools[ev.ToolKey]; tool != nil {
@@ -177,7 +177,7 @@ func mergeSubagent(start, stop parse.SubagentFacts) parse.SubagentFacts {
 
 // subagent drafts a subagent's span, ended at end.
 func (t *hookTurn) subagent(id string, s *hookSubagent, end time.Time) *draft {
-	t.st.tell(subagentKey(id)) // a stop told again makes no second span
+	t.st.markSpanned(subagentKey(id)) // a stop told again makes no second span
 	typ := cmp.Or(t.text(s.typ, maxMessage), "subagent")
 	f := s.facts
 	p := &draft{name: "invoke_agent " + typ, kind: trace.SpanKindInternal, start: s.start, end: end,
@@ -199,7 +199,7 @@ func (t *hookTurn) subagent(id string, s *hookSubagent, end time.Time) *draft {
 // conversation says of itself.
 func (t *hookTurn) root(end time.Time, how string, ending *HookEntry) *draft {
 	st := t.st
-	p := &draft{name: SessionName, kind: trace.SpanKindClient, start: t.start, end: later(end, t.last),
+	p := &draft{name: RootName, kind: trace.SpanKindClient, start: t.start, end: later(end, t.last),
 		attrs: append(t.rootAttributes("cursor-agent", said{ConversationID, st.ConversationID}, said{RequestModel, st.Model},
 			said{Cwd, st.Workspace}, said{CursorVersion, st.CursorVersion}, said{ComposerMode, st.Mode}), Source.String("hooks"))}
 	p.attrs = append(p.attrs, TurnNumber.Int(t.number), TurnEnd.String(how))

@@ -158,31 +158,31 @@ func (t *hookTurn) add(ev parse.HookEvent, now time.Time) {
 			st.Compactions = append(st.Compactions, c) // for the turn it comes before
 		}
 	case ev.StartsTool() && ev.Tool != nil:
-		if !closed && !slices.Contains(st.Told, endedKey(ev.ToolKey)) { // a call whose span is made is not started again
+		if !closed && !slices.Contains(st.Spanned, endedKey(ev.ToolKey)) { // a call whose span is made is not started again
 			t.tools[ev.ToolKey] = &hookTool{start: now, gen: ev.GenerationID, call: *ev.Tool}
 		}
 	case ev.EndsTool() && ev.Tool != nil:
 		key := shellKey(ev)
 		switch {
-		case slices.Contains(st.Told, endedKey(ev.ToolKey)),
-			key != "" && slices.Contains(st.Told, key) && t.tools[ev.ToolKey] == nil:
-			// Told again: its span is made. (Another call of the same
+		case slices.Contains(st.Spanned, endedKey(ev.ToolKey)),
+			key != "" && slices.Contains(st.Spanned, key) && t.tools[ev.ToolKey] == nil:
+			// Told again: its span is made already. (Another call of the same
 			// command, started and not ended, is not told again.)
 		case key != "" && ev.Name == parse.HookAfterShell && !closed:
 			t.shells = append(t.shells, HookEntry{At: now, Event: ev}) // its postToolUse may tell it yet
 		default:
 			if key != "" {
-				st.tell(key)
+				st.markSpanned(key)
 			}
 			t.toolDone(ev, now)
 		}
-	case ev.Name == parse.HookSubagentStart && !closed && !slices.Contains(st.Told, subagentKey(ev.SubagentID)):
+	case ev.Name == parse.HookSubagentStart && !closed && !slices.Contains(st.Spanned, subagentKey(ev.SubagentID)):
 		s := &hookSubagent{start: now, gen: gen, typ: ev.SubagentType, task: ev.SubagentTask, facts: ev.Subagent}
 		if key := cmp.Or(ev.Subagent.ToolCallID, ev.SubagentID); t.tools[key] != nil {
 			s.tool = key
 		}
 		t.subagents[ev.SubagentID] = s
-	case ev.Name == parse.HookSubagentStop && !slices.Contains(st.Told, subagentKey(ev.SubagentID)):
+	case ev.Name == parse.HookSubagentStop && !slices.Contains(st.Spanned, subagentKey(ev.SubagentID)):
 		t.subagentDone(ev, now)
 	case ev.Name == parse.HookStop && g != nil:
 		t.failed = t.failed || ev.Status == "error"
@@ -234,15 +234,15 @@ func (t *hookTurn) close(end time.Time, how string, ending *HookEntry) {
 		t.start = earlier(t.start, ending.At.Add(-ending.Event.Duration))
 	}
 	for _, s := range t.shells {
-		if key := shellKey(s.Event); !slices.Contains(st.Told, key) && !slices.Contains(st.Told, endedKey(s.Event.ToolKey)) {
-			st.tell(key) // no postToolUse told it: it makes the span, once
+		if key := shellKey(s.Event); !slices.Contains(st.Spanned, key) && !slices.Contains(st.Spanned, endedKey(s.Event.ToolKey)) {
+			st.markSpanned(key) // no postToolUse told it: it makes the span, once
 			t.toolDone(s.Event, s.At)
 		}
 	}
 	for _, key := range slices.Sorted(maps.Keys(t.tools)) {
 		tool := t.tools[key]
 		t.tool(tool.gen, tool.call, key, tool.start, later(end, tool.start), OutcomeIncomplete, "", "", "")
-		st.tell(endedKey(key))
+		st.markSpanned(endedKey(key))
 	}
 	for _, id := range slices.Sorted(maps.Keys(t.subagents)) {
 		s := t.subagents[id]

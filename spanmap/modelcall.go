@@ -15,16 +15,16 @@ type modelCall struct {
 	p    draft
 	id   string
 
-	withSession bool      // it starts with its session (see openModelCall)
-	waitFrom    time.Time // where the wait for the model began: the previous step's end
-	firstOutput time.Time // the model's first thinking, text or tool call
-	firstTold   bool      // and that time is its own, not inherited
-	last        time.Time
-	tools       int  // tool calls issued
-	running     int  // tool calls issued and not completed
-	superseded  bool // a later model call has begun
-	done        bool // ended
-	failure     string
+	withSession  bool      // it starts with its session (see openModelCall)
+	waitFrom     time.Time // where the wait for the model began: the previous step's end
+	firstOutput  time.Time // the model's first thinking, text or tool call
+	firstOwnTime bool      // and that time is its own, not inherited
+	last         time.Time
+	tools        int  // tool calls issued
+	running      int  // tool calls issued and not completed
+	superseded   bool // a later model call has begun
+	done         bool // ended
+	failure      string
 
 	phase     *thinkingPhase // the thinking phase under way, if any
 	thinking  time.Duration  // all phases so far
@@ -80,18 +80,18 @@ func (mc *modelCall) see(t time.Time) { mc.last = later(mc.last, t) }
 
 // output notes the model's output at t: the first one ends the wait for
 // the model's first token.
-func (mc *modelCall) output(t time.Time, told bool) {
+func (mc *modelCall) output(t time.Time, ownTime bool) {
 	t = later(t, mc.p.start) // an inherited time, before a nudged start
 	mc.see(t)
 	if mc.firstOutput.IsZero() {
-		mc.firstOutput, mc.firstTold = t, told
+		mc.firstOutput, mc.firstOwnTime = t, ownTime
 	}
 }
 
 // think records thinking at t: a delta, or n of them folded into one
 // (parse.Deltas), or the end of the phase.
-func (mc *modelCall) think(e *parse.Thinking, t time.Time, told bool, n int) {
-	mc.output(t, told)
+func (mc *modelCall) think(e *parse.Thinking, t time.Time, ownTime bool, n int) {
+	mc.output(t, ownTime)
 	if mc.phase == nil {
 		mc.phase = &thinkingPhase{start: t, last: t}
 		mc.phase.text.max = 2 * mc.sess.rec.opts.MaxContent
@@ -123,8 +123,8 @@ func (mc *modelCall) endThinking() {
 	mc.p.addEvent(EventThinking, p.start, p.attributes(&mc.sess.rec.shaper)...)
 }
 
-func (mc *modelCall) say(e *parse.Assistant, t time.Time, told bool) {
-	mc.output(t, told)
+func (mc *modelCall) say(e *parse.Assistant, t time.Time, ownTime bool) {
+	mc.output(t, ownTime)
 	mc.endThinking()
 	capture := mc.sess.rec.opts.CaptureContent
 	if e.Delta {
@@ -158,7 +158,7 @@ func (mc *modelCall) emit() {
 	attrs := mc.p.attrs
 	// The time to the first output is a measure only when both ends are:
 	// the output's own time, and a start that is not a guess.
-	if !mc.firstOutput.IsZero() && mc.firstTold && (!mc.withSession || s.startKnown) {
+	if !mc.firstOutput.IsZero() && mc.firstOwnTime && (!mc.withSession || s.startKnown) {
 		from := mc.waitFrom
 		if mc.withSession {
 			from = mc.p.start

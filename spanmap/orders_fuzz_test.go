@@ -35,7 +35,7 @@ func FuzzEventOrders(f *testing.F) {
 		var started atomic.Int64
 		tp := sdktrace.NewTracerProvider(sdktrace.WithIDGenerator(NewIDGenerator()), sdktrace.WithSpanProcessor(startCounter{&started}), sdktrace.WithSyncer(exp))
 		capture := len(program)%2 == 1
-		rec := NewRecorder(context.Background(), tp.Tracer("fuzz"), Options{CaptureContent: capture, MaxContent: 32,
+		rec := NewStream(context.Background(), tp.Tracer("fuzz"), Options{CaptureContent: capture, MaxContent: 32,
 			Now: func() time.Time { return time.Unix(1790000000, 0) }})
 		for i := 0; i+2 < len(program); i += 3 {
 			rec.Record(decodeLine(programLine(program[i], program[i+1], program[i+2], i/3), i/3+1), time.Time{})

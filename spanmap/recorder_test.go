@@ -54,10 +54,10 @@ func record(t testing.TB, r io.Reader, opts Options) tracetest.SpanStubs {
 }
 
 // newTestRecorder records into an in-memory exporter, each span as it ends.
-func newTestRecorder(opts Options) (*Recorder, *tracetest.InMemoryExporter) {
+func newTestRecorder(opts Options) (*Stream, *tracetest.InMemoryExporter) {
 	exp := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithIDGenerator(NewIDGenerator()), sdktrace.WithSyncer(exp))
-	return NewRecorder(context.Background(), tp.Tracer("test"), opts), exp
+	return NewStream(context.Background(), tp.Tracer("test"), opts), exp
 }
 
 func recordFile(t testing.TB, path string, opts Options) tracetest.SpanStubs {
@@ -334,7 +334,7 @@ func TestTraceparentBecomesTheSessionParent(t *testing.T) {
 	})
 	exp := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithIDGenerator(NewIDGenerator()), sdktrace.WithSyncer(exp))
-	rec := NewRecorder(trace.ContextWithRemoteSpanContext(context.Background(), parent), tp.Tracer("test"), Options{})
+	rec := NewStream(trace.ContextWithRemoteSpanContext(context.Background(), parent), tp.Tracer("test"), Options{})
 	rec.Record(decodeLine([]byte(`{"type":"system","subtype":"init","session_id":"s"}`), 1), time.Now())
 	rec.Finish(End{})
 	s := exp.GetSpans()[0]

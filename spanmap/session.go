@@ -20,17 +20,17 @@ const maxEventsPerKind = 32
 
 // session is the state of one open session.
 type session struct {
-	rec   *Recorder
+	rec   *Stream
 	span  draft
 	clock clock
 
-	startFixed bool      // the session began at a known time (Begin)
-	startKnown bool      // its start is known: fixed, or told by the result's duration_ms
-	last       time.Time // the latest time anything in the session happened
-	prev       time.Time // where the agent's previous step ended: a model call starts here
-	prevTold   bool      // prev is a time of the stream or of a read, not inherited
-	readAt     time.Time // when the event being recorded was read (live)
-	waiting    []parse.Event
+	startFixed  bool      // the session began at a known time (Begin)
+	startKnown  bool      // its start is known: fixed, or told by the result's duration_ms
+	last        time.Time // the latest time anything in the session happened
+	prev        time.Time // where the agent's previous step ended: a model call starts here
+	prevOwnTime bool      // prev is a time of the stream or of a read, not inherited
+	readAt      time.Time // when the event being recorded was read (live)
+	waiting     []parse.Event
 
 	sawInit bool
 	model   string
@@ -54,12 +54,13 @@ type session struct {
 	longestStall time.Duration
 }
 
-// SessionName is the name of a session's span.
-const SessionName = "invoke_agent cursor-agent"
+// RootName names a cursor-agent root: a stream's session span and a hooks
+// turn's root alike (ACP names its root after the agent it runs).
+const RootName = "invoke_agent cursor-agent"
 
 // newSession opens a session whose span has the span context sc, or,
 // when sc is invalid, one reserved now.
-func (r *Recorder) newSession(sc trace.SpanContext) *session {
+func (r *Stream) newSession(sc trace.SpanContext) *session {
 	s := &session{
 		rec:   r,
 		calls: map[string]*modelCall{},
@@ -69,11 +70,11 @@ func (r *Recorder) newSession(sc trace.SpanContext) *session {
 	s.prompt.max = 2 * r.opts.MaxContent
 	s.clock.shift = r.opts.Shift
 	if !sc.IsValid() {
-		sc = r.reserveRoot(trace.SpanContext{}, SessionName)
+		sc = r.reserveRoot(trace.SpanContext{}, RootName)
 	}
 	s.span = draft{
 		sc:   sc,
-		name: SessionName,
+		name: RootName,
 		// cursor-agent runs outside cursor-otel, and talks to Cursor's
 		// service: the conventions' invoke_agent client span.
 		kind:  trace.SpanKindClient,
@@ -100,7 +101,7 @@ func (s *session) record(ev parse.Event, readAt time.Time) {
 		s.activity = later(s.activity, d.Before.Add(s.clock.shift))
 	}
 	s.readAt = readAt
-	t, told, ok := s.clock.place(streamTime(ev), readAt)
+	t, ownTime, ok := s.clock.place(streamTime(ev), readAt)
 	if !ok {
 		if len(s.waiting) < maxWaiting {
 			s.waiting = append(s.waiting, ev)
@@ -112,10 +113,10 @@ func (s *session) record(ev parse.Event, readAt time.Time) {
 	s.flushWaiting(t)
 	if s.clock.live {
 		s.output(readAt)
-	} else if told {
+	} else if ownTime {
 		s.output(t)
 	}
-	s.handle(ev, t, told)
+	s.handle(ev, t, ownTime)
 }
 
 func (s *session) flushWaiting(t time.Time) {
@@ -127,7 +128,7 @@ func (s *session) flushWaiting(t time.Time) {
 }
 
 // handle records one event at t; told says t is the event's own.
-func (s *session) handle(ev parse.Event, t time.Time, told bool) {
+func (s *session) handle(ev parse.Event, t time.Time, ownTime bool) {
 	h := ev.Head()
 	if h.SessionID != "" && s.convID == "" {
 		s.convID = h.SessionID
@@ -143,14 +144,14 @@ func (s *session) handle(ev parse.Event, t time.Time, told bool) {
 			s.prompt.add(e.Text)
 		}
 	case *parse.Thinking:
-		s.modelCallFor(h, t, told).think(e, t, told, 1)
+		s.modelCallFor(h, t, ownTime).think(e, t, ownTime, 1)
 	case *parse.Deltas:
 		th := parse.Thinking{Header: e.Header}
-		s.modelCallFor(h, t, told).think(&th, t, told, e.Count)
+		s.modelCallFor(h, t, ownTime).think(&th, t, ownTime, e.Count)
 	case *parse.Assistant:
-		s.modelCallFor(h, t, told).say(e, t, told)
+		s.modelCallFor(h, t, ownTime).say(e, t, ownTime)
 	case *parse.ToolStarted:
-		s.startTool(e, t, told)
+		s.startTool(e, t, ownTime)
 	case *parse.ToolCompleted:
 		end = s.completeTool(e, t)
 	case *parse.Result:
@@ -183,7 +184,7 @@ func (s *session) handle(ev parse.Event, t time.Time, told bool) {
 	case *parse.Init, *parse.Prompt, *parse.Thinking, *parse.Deltas, *parse.Assistant, *parse.ToolStarted, *parse.ToolCompleted:
 		// A step of the agent: the next model call waits from here. A
 		// reconnect or an error line while it waits does not end the wait.
-		s.prev, s.prevTold = later(t, end), told
+		s.prev, s.prevOwnTime = later(t, end), ownTime
 	}
 	s.last = later(s.last, later(t, end))
 }
@@ -258,7 +259,7 @@ func (s *session) notice(e *parse.Notice, t time.Time) {
 
 // modelCallFor finds the model call an output event belongs to, opening a
 // new one when the event starts the agent's next step.
-func (s *session) modelCallFor(h *parse.Header, t time.Time, told bool) *modelCall {
+func (s *session) modelCallFor(h *parse.Header, t time.Time, ownTime bool) *modelCall {
 	if id := h.ModelCallID; id != "" {
 		if mc, ok := s.calls[id]; ok {
 			return mc
@@ -270,12 +271,12 @@ func (s *session) modelCallFor(h *parse.Header, t time.Time, told bool) *modelCa
 			s.calls[id] = mc
 			return mc
 		}
-		return s.openModelCall(id, t, told)
+		return s.openModelCall(id, t, ownTime)
 	}
 	if mc := s.current; mc != nil && !mc.yielded() {
 		return mc
 	}
-	return s.openModelCall("", t, told)
+	return s.openModelCall("", t, ownTime)
 }
 
 // openModelCall starts a model call. It starts where the agent's previous
@@ -285,17 +286,17 @@ func (s *session) modelCallFor(h *parse.Header, t time.Time, told bool) *modelCa
 // span that ends exactly where the next begins). The first model call of
 // a replayed session whose first lines had no time starts with the
 // session, whose start the result's duration_ms may move earlier.
-func (s *session) openModelCall(id string, t time.Time, told bool) *modelCall {
+func (s *session) openModelCall(id string, t time.Time, ownTime bool) *modelCall {
 	start := s.prev
 	if start.IsZero() || start.After(t) {
 		start = t
 	}
-	withSession := s.modelCalls == 0 && !s.prevTold && !s.startFixed
+	withSession := s.modelCalls == 0 && !s.prevOwnTime && !s.startFixed
 	waitFrom := start
 	if s.modelCalls > 0 {
 		// The nudge never moves past a time the stream gave: an output
 		// whose time is inherited is at the model call's start.
-		if next := start.Add(time.Microsecond); !next.After(t) || !told {
+		if next := start.Add(time.Microsecond); !next.After(t) || !ownTime {
 			start = next
 		}
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/cursor-otel/cursor-otel/parse"
 )
 
-// Options tune what a Recorder records.
+// Options tune what a Stream records.
 type Options struct {
 	// CaptureContent records prompts, assistant text, thinking text, tool
 	// arguments and results. Off, only metadata is recorded.
@@ -46,7 +46,7 @@ type Options struct {
 	// Nil means time.Now.
 	Now func() time.Time
 	// MakeBeside, when above 0, makes the spans in the SDK on a goroutine
-	// of the Recorder's own, up to this many waiting, while the next
+	// of the Stream's own, up to this many waiting, while the next
 	// events are recorded: replay, where the span model and the SDK then
 	// each have a core (15% of a replay's time). Finish waits for them.
 	MakeBeside int
@@ -67,26 +67,26 @@ type Turns interface {
 // wait for the first line that does.
 const maxWaiting = 256
 
-// Recorder records one stream of events as traces. Its tracer's provider
+// Stream records one stream of events as traces. Its tracer's provider
 // must use IDGenerator: spans are made when they end, with the IDs their
 // children already name.
-type Recorder struct {
+type Stream struct {
 	builder
 	overBudget []string // why each session over the budget is
 	sess       *session
 }
 
-// NewRecorder records into tracer. Session spans are children of the span
+// NewStream records into tracer. Session spans are children of the span
 // in ctx, if any (a TRACEPARENT the caller extracted).
-func NewRecorder(ctx context.Context, tracer trace.Tracer, opts Options) *Recorder {
-	r := &Recorder{builder: newBuilder(ctx, tracer, opts)}
+func NewStream(ctx context.Context, tracer trace.Tracer, opts Options) *Stream {
+	r := &Stream{builder: newBuilder(ctx, tracer, opts)}
 	if opts.MakeBeside > 0 {
 		r.maker = startSpanMaker(ctx, &r.builder, opts.MakeBeside)
 	}
 	return r
 }
 
-// shaper is what every source (a stream's Recorder, Hooks, ACP) records
+// shaper is what every source (a Stream, Hooks, ACP) records
 // with: the options, with their defaults, and the price table; its
 // methods shape what is recorded (text bounded and redacted, a tool's
 // attributes, output messages).
@@ -114,10 +114,10 @@ func newShaper(opts Options) shaper {
 // span context. A wrapper calls it as the agent starts, so that the
 // session covers the agent's start-up and the agent's own environment can
 // carry the session's trace context. sc is the span context the caller
-// reserved before the Recorder existed (tracer.Reserve): a wrapper starts
+// reserved before the Stream existed (tracer.Reserve): a wrapper starts
 // the agent with it in TRACEPARENT first, and sets up the SDK while the
-// agent runs. An invalid sc has the Recorder make one.
-func (r *Recorder) Begin(sc trace.SpanContext, t time.Time, attrs ...attribute.KeyValue) context.Context {
+// agent runs. An invalid sc has the Stream make one.
+func (r *Stream) Begin(sc trace.SpanContext, t time.Time, attrs ...attribute.KeyValue) context.Context {
 	if r.sess == nil {
 		r.sess = r.newSession(sc)
 	}
@@ -131,7 +131,7 @@ func (r *Recorder) Begin(sc trace.SpanContext, t time.Time, attrs ...attribute.K
 
 // Record adds one event. readAt is when the event was read, for streams
 // read live; zero in replay.
-func (r *Recorder) Record(ev parse.Event, readAt time.Time) {
+func (r *Stream) Record(ev parse.Event, readAt time.Time) {
 	if _, ok := ev.(*parse.Init); ok && r.sess != nil && r.sess.sawInit {
 		// A second session in the stream: the first ends where its own
 		// events did, and the next has a clock of its own.
@@ -180,7 +180,7 @@ type Signal struct {
 
 // Finish ends the open session, closing every span still open, and
 // returns once every span is made.
-func (r *Recorder) Finish(end End) {
+func (r *Stream) Finish(end End) {
 	if r.sess != nil {
 		r.sess.finish(end)
 		r.sess = nil
@@ -223,4 +223,4 @@ func earlier(a, b time.Time) time.Time {
 
 // OverBudget says, for each session recorded so far that was over the
 // budget (Options.MaxBudgetUSD), why.
-func (r *Recorder) OverBudget() []string { return r.overBudget }
+func (r *Stream) OverBudget() []string { return r.overBudget }

@@ -83,14 +83,14 @@ type subagentTurn struct {
 	calls     []toolPart
 }
 
-func newSubagentTurn(rec *Recorder, agent *draft, model string) *subagentTurn {
+func newSubagentTurn(rec *Stream, agent *draft, model string) *subagentTurn {
 	c := &subagentTurn{task: agent, at: agent.end, p: chatDraft(model)}
 	c.p.sc, c.p.parent, c.p.in = rec.child(agent.sc), agent.sc, agent
 	return c
 }
 
 // tool records one tool call of the turn.
-func (c *subagentTurn) tool(rec *Recorder, st parse.Step, place func(time.Time) time.Time) {
+func (c *subagentTurn) tool(rec *Stream, st parse.Step, place func(time.Time) time.Time) {
 	call := *st.Tool
 	name := cmp.Or(rec.text(call.Name, maxMessage), "unknown")
 	c.tools++
@@ -120,7 +120,7 @@ func (c *subagentTurn) tool(rec *Recorder, st parse.Step, place func(time.Time) 
 	c.p.grow(start, end)
 }
 
-func (c *subagentTurn) emit(rec *Recorder) {
+func (c *subagentTurn) emit(rec *Stream) {
 	if c.p.start.IsZero() {
 		c.p.start, c.p.end = c.at, c.at
 	}

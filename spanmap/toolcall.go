@@ -39,12 +39,12 @@ func (tc *toolCall) covering(end time.Time) (time.Time, time.Time) {
 	return start, end
 }
 
-func (s *session) startTool(e *parse.ToolStarted, t time.Time, told bool) {
+func (s *session) startTool(e *parse.ToolStarted, t time.Time, ownTime bool) {
 	if _, repeated := s.tools[e.Call.ID]; repeated {
 		return
 	}
-	mc := s.modelCallFor(&e.Header, t, told)
-	mc.output(t, told)
+	mc := s.modelCallFor(&e.Header, t, ownTime)
+	mc.output(t, ownTime)
 	mc.endThinking()
 	mc.tools++
 	mc.running++

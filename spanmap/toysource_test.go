@@ -15,7 +15,7 @@ import (
 )
 
 // A new source is only a reader: it turns its own input into parse.Event
-// values and hands them to the one turn builder (NewRecorder, Record,
+// values and hands them to the one turn builder (NewStream, Record,
 // Finish), as the stream reader does. It knows nothing of spans: opening
 // the turn, model calls, tools, waits, closing what was left open,
 // totals, cost, thinking and emitting are the builder's. This file proves
@@ -65,7 +65,7 @@ var toyEpoch = time.UnixMilli(1790000000000)
 
 // readToy is the toy source's reader: each line of one run becomes a
 // parse.Event, recorded by the builder; the run's end finishes it.
-func readToy(b *Recorder, run string) error {
+func readToy(b *Stream, run string) error {
 	session := ""
 	for n, line := range strings.Split(strings.TrimSpace(run), "\n") {
 		ev, err := toyEvent(strings.Fields(line), &session)

@@ -298,7 +298,7 @@ func (p *Provider) destination() spool.Destination {
 // wait for another one), so that the run's end does not; a wrapper calls
 // it while the agent runs. It says whether earlier runs kept sessions for
 // this collector: a background delivery has work.
-func (p *Provider) LookAtSpool() (pending bool) {
+func (p *Provider) LookAtSpool() (waiting bool) {
 	if p.spool == nil || p.guard == nil {
 		return false
 	}

@@ -36,7 +36,7 @@ type jobControl struct {
 
 	mu            sync.Mutex
 	pid           int // the agent, and its process group; 0 until it starts
-	pending       []os.Signal
+	deferred      []os.Signal
 	done          bool // the agent was reaped: nothing is sent to it any more
 	forwarded     []Signal
 	wantsTerminal bool // the agent has needed the terminal
@@ -65,10 +65,10 @@ func newJobControl(std ...*os.File) *jobControl {
 func (j *jobControl) begin(pid int) {
 	j.mu.Lock()
 	j.pid = pid
-	pending := j.pending
-	j.pending = nil
+	early := j.deferred
+	j.deferred = nil
 	j.mu.Unlock()
-	for _, sig := range pending {
+	for _, sig := range early {
 		j.handle(sig)
 	}
 }
@@ -88,7 +88,7 @@ func (j *jobControl) handle(sig os.Signal) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.pid == 0 {
-		j.pending = append(j.pending, sig)
+		j.deferred = append(j.deferred, sig)
 		return
 	}
 	if j.done {

@@ -17,7 +17,7 @@ import (
 
 // turn ends one invoke_agent root, as a mode's span model would.
 func turn(h *Harness, conversation string) trace.TraceID {
-	_, root := h.Provider.Tracer().Start(context.Background(), spanmap.SessionName)
+	_, root := h.Provider.Tracer().Start(context.Background(), spanmap.RootName)
 	root.SetAttributes(spanmap.OperationName.String(spanmap.OpInvokeAgent), spanmap.ConversationID.String(conversation))
 	root.End()
 	return root.SpanContext().TraceID()

@@ -158,7 +158,7 @@ func FromTrace(spans []sdktrace.ReadOnlySpan) (Report, bool) {
 		case spanmap.OpInvokeAgent:
 			// The session: not a subagent's (under a span of the trace);
 			// an ACP agent names its own (invoke_agent {agent}).
-			root := s.Name() == spanmap.SessionName
+			root := s.Name() == spanmap.RootName
 			if !root && inTrace == nil {
 				inTrace = make(map[trace.SpanID]bool, len(spans))
 				for _, s := range spans {

@@ -45,7 +45,7 @@ func replayedWith(t *testing.T, path string, opts spanmap.Options) []sdktrace.Re
 	exp := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithIDGenerator(spanmap.NewIDGenerator()), sdktrace.WithSyncer(exp))
 	opts.Now = func() time.Time { return time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC) }
-	rec := spanmap.NewRecorder(context.Background(), tp.Tracer("test"), opts)
+	rec := spanmap.NewStream(context.Background(), tp.Tracer("test"), opts)
 	dec := parse.NewDecoder(f)
 	for ev, err := dec.Next(); err != io.EOF; ev, err = dec.Next() {
 		rec.Record(ev, time.Time{})

@@ -53,7 +53,7 @@ func TestTeam(t *testing.T) {
 		wait(10, 9, spanmap.OpRequestPermission, "approved", 7*s, 7500*time.Millisecond),
 		wait(11, 1, "cursor/ask_question", "answered", 7200*time.Millisecond, 7800*time.Millisecond),
 		wait(12, 1, spanmap.OpRequestPermission, "cancelled", 8*s, 9*s),
-		span(1, 0, spanmap.SessionName, 0, 10*s, spanmap.OperationName.String(spanmap.OpInvokeAgent), spanmap.Source.String("hooks"),
+		span(1, 0, spanmap.RootName, 0, 10*s, spanmap.OperationName.String(spanmap.OpInvokeAgent), spanmap.Source.String("hooks"),
 			spanmap.CostUSD.Float64(0.5), spanmap.CostCurrency.String("EUR")),
 	}
 	r, ok := FromTrace(spans)
@@ -97,7 +97,7 @@ func TestTeamPlanApproval(t *testing.T) {
 		tool(2, "edit", 1*s, 4*s),
 		wait(3, 2, spanmap.OpRequestPermission, "approved", 1*s, 2*s, spanmap.RPCMethod.String("cursor/create_plan")),
 		wait(4, 2, spanmap.OpRequestPermission, "approved", 2*s, 3*s, spanmap.InteractionKind.String("createPlanRequestQuery")),
-		span(1, 0, spanmap.SessionName, 0, 10*s, spanmap.OperationName.String(spanmap.OpInvokeAgent)),
+		span(1, 0, spanmap.RootName, 0, 10*s, spanmap.OperationName.String(spanmap.OpInvokeAgent)),
 	}
 	r, ok := FromTrace(spans)
 	if !ok {

@@ -34,7 +34,7 @@ func printTrees(t *testing.T, paths ...string) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rec := spanmap.NewRecorder(context.Background(), tp.Tracer("test"), spanmap.Options{})
+		rec := spanmap.NewStream(context.Background(), tp.Tracer("test"), spanmap.Options{})
 		dec := parse.NewDecoder(f)
 		for ev, err := dec.Next(); err != io.EOF; ev, err = dec.Next() {
 			if err != nil {

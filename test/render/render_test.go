@@ -374,7 +374,7 @@ func replay(t *testing.T, path string) [][]trace.ReadOnlySpan {
 	defer f.Close()
 	exp := tracetest.NewInMemoryExporter()
 	tp := trace.NewTracerProvider(trace.WithIDGenerator(spanmap.NewIDGenerator()), trace.WithSyncer(exp))
-	rec := spanmap.NewRecorder(context.Background(), tp.Tracer("render"), spanmap.Options{
+	rec := spanmap.NewStream(context.Background(), tp.Tracer("render"), spanmap.Options{
 		Now: func() time.Time { return time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC) }})
 	dec := parse.NewDecoder(f)
 	for ev, err := dec.Next(); err != io.EOF; ev, err = dec.Next() {

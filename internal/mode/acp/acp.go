@@ -171,22 +171,22 @@ func follow(q *tapQueue, model *spanmap.ACP) {
 // mostBeforeWrite, and at the end: another agent process that loads the
 // session (an editor restarting the agent) finds its last turn.
 type laterTurns struct {
-	dir     conversation.Store
-	mu      sync.Mutex
-	pending map[string]trace.SpanContext
-	wrote   time.Time   // when the state was last written
-	timer   *time.Timer // a write to come, armed by a write put off
+	dir       conversation.Store
+	mu        sync.Mutex
+	lastRoots map[string]trace.SpanContext
+	wrote     time.Time   // when the state was last written
+	timer     *time.Timer // a write to come, armed by a write put off
 
 	writing sync.Mutex // one write at a time, in order
 }
 
 func newLaterTurns(dir conversation.Store) *laterTurns {
-	return &laterTurns{dir: dir, pending: map[string]trace.SpanContext{}}
+	return &laterTurns{dir: dir, lastRoots: map[string]trace.SpanContext{}}
 }
 
 func (l *laterTurns) Last(conversation string) (trace.SpanContext, bool) {
 	l.mu.Lock()
-	sc, ok := l.pending[conversation]
+	sc, ok := l.lastRoots[conversation]
 	l.mu.Unlock()
 	if ok {
 		return sc, true
@@ -196,7 +196,7 @@ func (l *laterTurns) Last(conversation string) (trace.SpanContext, bool) {
 
 func (l *laterTurns) SetLast(conversation string, root trace.SpanContext) {
 	l.mu.Lock()
-	l.pending[conversation] = root
+	l.lastRoots[conversation] = root
 	l.mu.Unlock()
 }
 
@@ -207,7 +207,7 @@ const mostBeforeWrite = time.Second
 // mostBeforeWrite of it, has a timer do so then.
 func (l *laterTurns) write() {
 	l.mu.Lock()
-	if wait := mostBeforeWrite - time.Since(l.wrote); wait > 0 && len(l.pending) > 0 {
+	if wait := mostBeforeWrite - time.Since(l.wrote); wait > 0 && len(l.lastRoots) > 0 {
 		if l.timer == nil {
 			l.timer = time.AfterFunc(wait, func() {
 				l.mu.Lock()
@@ -237,13 +237,13 @@ func (l *laterTurns) writeNow() {
 	l.writing.Lock()
 	defer l.writing.Unlock()
 	l.mu.Lock()
-	pending := l.pending
-	l.pending = map[string]trace.SpanContext{}
-	if len(pending) > 0 {
+	unwritten := l.lastRoots
+	l.lastRoots = map[string]trace.SpanContext{}
+	if len(unwritten) > 0 {
 		l.wrote = time.Now()
 	}
 	l.mu.Unlock()
-	for conversation, root := range pending {
+	for conversation, root := range unwritten {
 		l.dir.SetLast(conversation, root)
 	}
 }

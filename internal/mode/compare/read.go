@@ -82,7 +82,7 @@ func replayed(data []byte, opts spanmap.Options) ([]summary.Report, error) {
 	exp := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithIDGenerator(spanmap.NewIDGenerator()), sdktrace.WithSyncer(exp))
 	opts.Now = time.Now
-	rec := spanmap.NewRecorder(context.Background(), tp.Tracer("compare"), opts)
+	rec := spanmap.NewStream(context.Background(), tp.Tracer("compare"), opts)
 	dec := parse.NewDecoder(bytes.NewReader(data), parse.WithoutContent())
 	events := 0 // that cursor-agent prints: a file of anything else is no recording
 	for {

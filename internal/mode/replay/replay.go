@@ -178,7 +178,7 @@ func replayFile(ctx context.Context, t trace.Tracer, name string, stdin io.Reade
 		defer f.Close()
 		r = f
 	}
-	rec := spanmap.NewRecorder(ctx, t, opts)
+	rec := spanmap.NewStream(ctx, t, opts)
 	defer func() {
 		rec.Finish(spanmap.End{})
 		overBudget = rec.OverBudget()

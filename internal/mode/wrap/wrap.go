@@ -146,7 +146,7 @@ func Run(ctx context.Context, c Config) int {
 // (queued, never held back from the user).
 func traced(ctx context.Context, c Config, path string, env []string, inv agent.Invocation, p plan) int {
 	parent, valid := tracer.ParentFromEnv(ctx, c.getenv)
-	sc := tracer.Reserve(parent, c.getenv, spanmap.SessionName)
+	sc := tracer.Reserve(parent, c.getenv, spanmap.RootName)
 	began := time.Now()
 	proc, err := agent.Start(agent.Spec{
 		Path: path, Args: p.args, Env: append(tracer.ChildEnv(trace.ContextWithSpanContext(parent, sc), env), conversation.StreamTraced+"=1"),
@@ -177,7 +177,7 @@ type recording struct {
 	s        settings.Settings
 	redactor *redact.Redactor
 	prov     *tracer.Provider
-	rec      *spanmap.Recorder
+	rec      *spanmap.Stream
 	turns    *earlyTurns
 	attrs    []attribute.KeyValue // the session's, from the command line and environment
 	notes    []string             // what to say at the end
@@ -197,7 +197,7 @@ func setUp(ctx context.Context, c Config, path string, inv agent.Invocation, p p
 	// and this session becomes its last turn.
 	r.turns = newEarlyTurns(conversation.Store{Dir: conversation.DefaultDir(c.Environ)}, session)
 	opts.Turns = r.turns
-	r.rec = spanmap.NewRecorder(parent, prov.Tracer(), opts)
+	r.rec = spanmap.NewStream(parent, prov.Tracer(), opts)
 	args := agent.Parse(p.args)
 	var prompt []int
 	if !s.CaptureContent {
@@ -379,7 +379,7 @@ var sigNames = map[string]string{"interrupt": "SIGINT", "terminated": "SIGTERM",
 // the time its line came from the agent. If recording fails (a panic), it
 // stops recording and goes on rendering.
 type streamTracer struct {
-	rec    *spanmap.Recorder
+	rec    *spanmap.Stream
 	render *renderer   // json and text runs
 	tail   *agent.Tail // stderr's lines, when they come in the stdout pipe
 	broken error       // why recording stopped
