@@ -4,7 +4,9 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -50,9 +52,6 @@ type journalEntry struct {
 // appendEntry writes one event to its conversation's journal.
 func appendEntry(dir string, e journalEntry) error {
 	jd := journalOf(dir, conversationName(e.Event.ConversationID))
-	if err := spool.MkdirAll(jd); err != nil {
-		return fmt.Errorf("journal: %w", err)
-	}
 	b, err := json.Marshal(e)
 	if err != nil {
 		return fmt.Errorf("journal: %w", err)
@@ -60,7 +59,18 @@ func appendEntry(dir string, e journalEntry) error {
 	var r [4]byte
 	_, _ = rand.Read(r[:])
 	name := fmt.Sprintf("%020d-%d-%s%s", e.At.UnixNano(), os.Getpid(), hex.EncodeToString(r[:]), entrySuffix)
-	return atomicfile.Write(filepath.Join(jd, name), b)
+	// A build removes a journal it found empty; one removed between
+	// making the directory and writing into it is made again, so that
+	// the event (a turn's prompt, say) is not lost.
+	for range 3 {
+		if err = spool.MkdirAll(jd); err != nil {
+			return fmt.Errorf("journal: %w", err)
+		}
+		if err = atomicfile.Write(filepath.Join(jd, name), b); !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return err
 }
 
 // journaled is a conversation's journal as read: its entries and their
