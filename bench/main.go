@@ -46,9 +46,10 @@ func main() {
 	answerAfter := flag.Duration("answer-after", time.Millisecond, "how long the receiver takes to answer each export in the wrapped runs, as a real collector does (the small run is also measured against one that answers at once)")
 	only := flag.String("only", "", "measure only replay, only wrap (the wrapper and hooks), only hook, or only acp")
 	keep := flag.String("dir", "", "write the streams and binaries here and keep them (default: a temporary directory)")
+	binary := flag.String("binary", "", "measure this cursor-otel binary (an earlier build, to compare) instead of building the repository's")
 	flag.Parse()
 	c := config{size: *size << 20, smallSize: *smallSize << 20, runs: *runs, wrapRuns: *wrapRuns, hookEvents: *hookEvents, dir: *keep,
-		acpRounds: *acpRounds, acpPrompts: *acpPrompts, acpPaced: *acpPaced, answerAfter: *answerAfter}
+		acpRounds: *acpRounds, acpPrompts: *acpPrompts, acpPaced: *acpPaced, answerAfter: *answerAfter, binary: *binary}
 	switch *only {
 	case "", "replay", "wrap", "hook", "acp":
 		c.only = *only
@@ -71,6 +72,7 @@ type config struct {
 	only                       string
 	dir                        string
 	answerAfter                time.Duration // the receiver's answer in the wrapped runs
+	binary                     string        // a cursor-otel built before, measured in place of the repository's
 }
 
 // targets collects the verdicts.
@@ -99,7 +101,18 @@ func bench(c config) error {
 	spoolDir = filepath.Join(dir, "spool")
 	binary, agent, floor := filepath.Join(dir, "cursor-otel"), filepath.Join(dir, "fakeagent"), filepath.Join(dir, "floor")
 	launcher = filepath.Join(dir, "launch")
-	for pkg, out := range map[string]string{".": binary, "./test/fakeagent": agent, "./bench/launch": launcher, "./bench/floor": floor} {
+	builds := map[string]string{".": binary, "./test/fakeagent": agent, "./bench/launch": launcher, "./bench/floor": floor}
+	if c.binary != "" {
+		// Another version's build, measured with this bench's
+		// commands: the same targets, before and after a change.
+		delete(builds, ".")
+		abs, err := filepath.Abs(c.binary)
+		if err != nil {
+			return err
+		}
+		binary = abs
+	}
+	for pkg, out := range builds {
 		if err := build(out, pkg); err != nil {
 			return err
 		}
