@@ -90,9 +90,7 @@ func (a *ACP) endSub(sub *acpTurn, at time.Time, status, stopReason string) {
 	case "failed", "error":
 		sub.root.setStatus(codes.Error, "the subagent failed")
 	case "incomplete":
-		attrs, code, msg := unfinished(acpClosing(stopReason), "the subagent did not finish before the turn ended")
-		sub.root.set(attrs...)
-		sub.root.setStatus(code, msg)
+		sub.root.unfinish(acpClosing(stopReason), "the subagent did not finish before the turn ended")
 	}
 	if sub.usageKnown {
 		// Its tokens are on its span (usage) and the turn's totals.

@@ -43,13 +43,10 @@ func (a *ACP) beginTurn(req *acpRequest, m *parse.ACPRequest, at time.Time) {
 			attrs = append(attrs, InputMessages.String(inputMessage(a.text(text.String(), a.opts.MaxContent))))
 		}
 	}
-	turns := a.opts.Turns
-	if !s.lastRoot.IsValid() && s.id != "" && turns != nil {
+	if !s.lastRoot.IsValid() {
 		// The session's turns before this process: an editor that
 		// restarted the agent and loaded or resumed the session.
-		if last, ok := turns.Last(s.id); ok {
-			s.lastRoot = last
-		}
+		s.lastRoot, _ = a.lastTurn(s.id)
 	}
 	name := "invoke_agent " + a.agentName()
 	psc := trace.SpanContextFromContext(parent)
@@ -61,9 +58,7 @@ func (a *ACP) beginTurn(req *acpRequest, m *parse.ACPRequest, at time.Time) {
 	s.turns = append(s.turns, t)
 	req.turn = t
 	s.lastRoot = root.sc
-	if s.id != "" && turns != nil {
-		turns.SetLast(s.id, s.lastRoot)
-	}
+	a.setLastTurn(s.id, s.lastRoot)
 }
 
 // closeOpen ends what is still open in a turn or subagent: its thinking,
@@ -202,17 +197,14 @@ func (a *ACP) Close(at time.Time, why string, attrs ...attribute.KeyValue) {
 	for _, t := range open {
 		t.root.set(attrs...)
 		t.root.set(ACPTurnEnd.String("agent_exited"))
-		incomplete, _, _ := unfinished(closedOpen, why)
-		t.root.set(incomplete...)
+		t.root.unfinish(closedOpen, why)
 		a.endTurn(t, at, "", codes.Error, why)
 	}
 }
 
 // endUnfinished ends a span whose work was still open, by the rule
-// every source follows (unfinished).
+// every source follows (unfinish).
 func (a *ACP) endUnfinished(span *draft, how closing, why string, at time.Time) {
-	attrs, code, msg := unfinished(how, why)
-	span.set(attrs...)
-	span.setStatus(code, msg)
+	span.unfinish(how, why)
 	a.end(span, at)
 }

@@ -56,6 +56,23 @@ func (b *builder) emit(p *draft) {
 	s.make(b.ctx, b)
 }
 
+// lastTurn is the root of the conversation's last turn as Options.Turns
+// knows it, whichever source traced it; false when it knows none.
+func (b *builder) lastTurn(conversation string) (trace.SpanContext, bool) {
+	if b.opts.Turns == nil || conversation == "" {
+		return trace.SpanContext{}, false
+	}
+	return b.opts.Turns.Last(conversation)
+}
+
+// setLastTurn makes root the conversation's last turn, for the next
+// turn to link to, whichever source traces it.
+func (b *builder) setLastTurn(conversation string, root trace.SpanContext) {
+	if b.opts.Turns != nil && conversation != "" {
+		b.opts.Turns.SetLast(conversation, root)
+	}
+}
+
 // start is the one call in spanmap that starts a span in the SDK.
 func (b *builder) start(ctx context.Context, name string, opts ...trace.SpanStartOption) trace.Span {
 	_, span := b.tracer.Start(ctx, name, opts...)

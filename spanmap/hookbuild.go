@@ -209,11 +209,19 @@ func (t *hookTurnOf) steps(entries []HookEntry) (order []int, at map[int]time.Ti
 // under a suffixed id is its turn's.
 func baseGeneration(entries []HookEntry, i int) string {
 	ev := entries[i].Event
-	gen := ev.GenerationID
-	if ev.Name == parse.HookThought && len(gen) > 37 && gen[36] == '-' && isUUID(gen[:36]) {
-		return gen[:36]
+	if base, ok := thoughtCopyOf(ev.GenerationID); ok && ev.Name == parse.HookThought {
+		return base
 	}
-	return gen
+	return ev.GenerationID
+}
+
+// thoughtCopyOf is the generation a thought's copy names under a
+// suffixed id (a UUID, a dash and more); false for any other id.
+func thoughtCopyOf(gen string) (string, bool) {
+	if len(gen) > 37 && gen[36] == '-' && isUUID(gen[:36]) {
+		return gen[:36], true
+	}
+	return gen, false
 }
 
 // pairShellTellings makes one event of a shell call told twice

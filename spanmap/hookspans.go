@@ -80,9 +80,7 @@ func (t *hookTurn) tool(gen string, call parse.ToolCall, key string, start, end 
 		if t.cancelled {
 			how = closedCancelled
 		}
-		var incomplete []attribute.KeyValue
-		incomplete, p.code, p.message = unfinished(how, "no completion before the session ended")
-		p.attrs = append(p.attrs, incomplete...)
+		p.unfinish(how, "no completion before the session ended")
 	} else {
 		t.toolEnd(p, call, outcome, cmp.Or(errType, ErrTool), failure)
 	}
@@ -232,9 +230,7 @@ func (t *hookTurn) root(end time.Time, how string, ending *HookEntry) *draft {
 		if how == TurnEndIdle {
 			why = "the turn did not complete: no stop, and nothing more from the conversation"
 		}
-		var incomplete []attribute.KeyValue
-		incomplete, p.code, p.message = unfinished(closedOpen, why)
-		p.attrs = append(p.attrs, incomplete...)
+		p.unfinish(closedOpen, why)
 	}
 	return t.place(p, trace.SpanID{}, "turn", t.key)
 }

@@ -102,10 +102,8 @@ func (t *hookTurn) open(gen string, now time.Time) {
 // to link to: whoever traced it (a wrapped run, ACP, hooks in another
 // state) when Options.Turns knows it, else the last this state closed.
 func (t *hookTurn) lastRoot() trace.SpanContext {
-	if turns := t.opts.Turns; turns != nil && t.st.ConversationID != "" {
-		if last, ok := turns.Last(t.st.ConversationID); ok {
-			return trace.NewSpanContext(trace.SpanContextConfig{TraceID: last.TraceID(), SpanID: last.SpanID(), TraceFlags: trace.FlagsSampled, Remote: true})
-		}
+	if last, ok := t.lastTurn(t.st.ConversationID); ok {
+		return trace.NewSpanContext(trace.SpanContextConfig{TraceID: last.TraceID(), SpanID: last.SpanID(), TraceFlags: trace.FlagsSampled, Remote: true})
 	}
 	return t.st.Root.SpanContext()
 }
@@ -202,8 +200,8 @@ func (t *hookTurn) generationOf(ev parse.HookEvent) string {
 	if ev.Name != parse.HookThought {
 		return gen
 	}
-	if len(gen) > 37 && gen[36] == '-' && isUUID(gen[:36]) {
-		return gen[:36]
+	if base, ok := thoughtCopyOf(gen); ok {
+		return base
 	}
 	if i := strings.LastIndexByte(gen, '-'); i > 0 && i < len(gen)-1 && strings.Trim(gen[i+1:], "0123456789") == "" {
 		if _, closed := t.st.closedTurn(gen[:i]); t.gens[gen[:i]] != nil || closed {
@@ -255,9 +253,7 @@ func (t *hookTurn) close(end time.Time, how string, ending *HookEntry) {
 	}
 	r := t.root(end, how, ending)
 	st.Root = &HookRoot{TraceID: r.sc.TraceID().String(), SpanID: r.sc.SpanID().String()}
-	if turns := t.opts.Turns; turns != nil && st.ConversationID != "" {
-		turns.SetLast(st.ConversationID, st.Root.SpanContext())
-	}
+	t.setLastTurn(st.ConversationID, st.Root.SpanContext())
 }
 
 // HookSessionEnd is what a sessionEnd said of its conversation when no

@@ -428,12 +428,10 @@ func (s *session) finish(end End) {
 		s.span.code, s.span.message = codes.Error, msg
 	}
 	s.span.attrs = attrs
-	if turns := s.rec.opts.Turns; turns != nil && s.convID != "" {
-		if last, ok := turns.Last(s.convID); ok && last.TraceID() != s.span.sc.TraceID() {
-			s.span.links = append(s.span.links, trace.Link{SpanContext: last})
-		}
-		turns.SetLast(s.convID, s.span.sc)
+	if last, ok := s.rec.lastTurn(s.convID); ok && last.TraceID() != s.span.sc.TraceID() {
+		s.span.links = append(s.span.links, trace.Link{SpanContext: last})
 	}
+	s.rec.setLastTurn(s.convID, s.span.sc)
 	s.rec.emit(&s.span)
 }
 

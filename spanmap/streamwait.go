@@ -122,7 +122,7 @@ func (s *session) endWaits(end time.Time, how closing, interrupted bool) {
 
 // endWait ends a wait never answered, at end.
 func (s *session) endWait(w *streamWait, end time.Time, how closing, why string) {
-	attrs, code, msg := unfinished(how, why)
-	w.p.attrs, w.p.code, w.p.message, w.p.end = append(w.p.attrs, attrs...), code, msg, later(end, w.p.start)
+	w.p.unfinish(how, why)
+	w.p.end = later(end, w.p.start)
 	s.emitWait(w)
 }

@@ -123,9 +123,7 @@ func (tc *toolCall) endIncomplete(end time.Time, how closing, interrupted bool) 
 	if interrupted {
 		why = "interrupted"
 	}
-	var attrs []attribute.KeyValue
-	attrs, p.code, p.message = unfinished(how, why)
-	p.attrs = append(p.attrs, attrs...)
+	p.unfinish(how, why)
 	tc.parent.p.grow(p.start, p.end)
 	tc.parent.sess.rec.emit(p)
 }

@@ -1,7 +1,6 @@
 package spanmap
 
 import (
-	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 )
 
@@ -14,21 +13,22 @@ const (
 	closedUntraced                 // part of the stream went unread: the work's end may be there
 )
 
-// unfinished is the one rule for a span whose work was still open when
+// unfinish is the one rule for a span whose work was still open when
 // its turn closed, whichever source told it (a tool call, a request
-// never answered, a subagent, a turn without its end): ERROR, error.type
-// incomplete, why as the message; no failure when the person cancelled
-// the turn; and when part of the stream went unread, no verdict but
-// cursor.stream.untraced. A tool call says cursor.tool.outcome
-// incomplete besides, whatever the rule says.
-func unfinished(how closing, why string) (attrs []attribute.KeyValue, code codes.Code, msg string) {
+// never answered, a wait, a subagent, a turn without its end): ERROR,
+// error.type incomplete, why as the message; no failure when the person
+// cancelled the turn; and when part of the stream went unread, no
+// verdict but cursor.stream.untraced. A tool call says
+// cursor.tool.outcome incomplete besides, whatever the rule says.
+func (p *draft) unfinish(how closing, why string) {
 	switch how {
 	case closedCancelled:
-		return nil, codes.Unset, ""
 	case closedUntraced:
-		return []attribute.KeyValue{StreamUntraced.Bool(true)}, codes.Unset, ""
+		p.set(StreamUntraced.Bool(true))
+	default:
+		p.set(ErrorType.String(ErrIncomplete))
+		p.setStatus(codes.Error, why)
 	}
-	return []attribute.KeyValue{ErrorType.String(ErrIncomplete)}, codes.Error, why
 }
 
 // streamClosing is how a run's end closed the work still open in it:
