@@ -126,6 +126,7 @@ func TestNoAgentGetsUsage(t *testing.T) {
 // setting). uninstall knows the entries. What a hook cannot take is
 // refused.
 func TestHooksInstallWritesItsFlags(t *testing.T) {
+	t.Parallel() // waits on the hooks' grace and the delivery's timers, not the CPU
 	home, work := t.TempDir(), t.TempDir()
 	install := exec.Command(binary, "hooks", "install", "--summary-json", "runs.jsonl", "--capture-content")
 	install.Env, install.Dir = withBaseEnv(t, []string{"HOME=" + home}), work

@@ -62,6 +62,7 @@ func withinParents(t *testing.T, spans []golden.Span) {
 // before that turn was built) says the conversation lasted, and no root
 // is the end's own; the report has a line a turn, with its tokens and cost.
 func TestHookConversation2026(t *testing.T) {
+	t.Parallel() // waits on the hooks' grace and the delivery's timers, not the CPU
 	recv := otlptest.StartGRPC(t)
 	summary := filepath.Join(t.TempDir(), "runs.jsonl")
 	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_STATE_DIR=" + t.TempDir(), "OTEL_METRICS_EXPORTER=none",
@@ -171,6 +172,7 @@ func checkTurnReports2026(t *testing.T, summary string, cost float64) {
 // has only the environment, and the journal tells it where the hook
 // said.
 func TestHookTurnReportsFromTheHooksFlag(t *testing.T) {
+	t.Parallel() // waits on the hooks' grace and the delivery's timers, not the CPU
 	recv := otlptest.StartGRPC(t)
 	summary := filepath.Join(t.TempDir(), "runs.jsonl")
 	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_STATE_DIR=" + t.TempDir(), "OTEL_METRICS_EXPORTER=none"}
@@ -191,6 +193,7 @@ func TestHookTurnReportsFromTheHooksFlag(t *testing.T) {
 // it): every span within its parent, and the session as long as its
 // sessionEnd's duration_ms.
 func TestHookPayloads2026Real(t *testing.T) {
+	t.Parallel() // waits on the hooks' grace and the delivery's timers, not the CPU
 	dir := "../shared/fixtures/hooks-2026.10"
 	if _, err := os.Stat(dir); err != nil {
 		t.Skip("../shared/fixtures/hooks-2026.10 not present")

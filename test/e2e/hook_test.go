@@ -267,6 +267,7 @@ func TestHooksInstallCommand(t *testing.T) {
 // mark, one hook process each, into a real receiver: each failure_type
 // and each sessionEnd reason recorded, and answered neutrally.
 func TestHookPayloadsOfNewerCursors(t *testing.T) {
+	t.Parallel() // waits on the hooks' grace and the delivery's timers, not the CPU
 	const bom = "\ufeff"
 	common := `"model":"claude-4.6-sonnet","cursor_version":"2.6.3","workspace_roots":["/home/dev/app"]`
 	event := func(conversation, rest string) string {
@@ -507,6 +508,7 @@ func dist(ds []time.Duration) distribution {
 // last generation, as some Cursor versions send it: every span arrives
 // once.
 func TestHooksExportEachSpanOnce(t *testing.T) {
+	t.Parallel() // waits on the hooks' grace and the delivery's timers, not the CPU
 	recv := otlptest.StartGRPC(t)
 	state := t.TempDir()
 	spoolDir := filepath.Join(state, "kept")
@@ -535,6 +537,7 @@ func TestHooksExportEachSpanOnce(t *testing.T) {
 // with other settings (another collector, another tenant) leaves them,
 // and says they wait; one with the hooks' settings exports them, once.
 func TestHookRecordsGoOnlyToTheirCollector(t *testing.T) {
+	t.Parallel() // waits on the hooks' grace and the delivery's timers, not the CPU
 	a, b := otlptest.StartGRPC(t), otlptest.StartGRPC(t)
 	state := t.TempDir()
 	spoolDir := filepath.Join(state, "kept")

@@ -58,6 +58,7 @@ func TestWrapResumeKeepsTheConversationID(t *testing.T) {
 // An editor conversation whose id the environment holds in such
 // variables: every span carries it, and the turns link.
 func TestHooksKeepTheConversationID(t *testing.T) {
+	t.Parallel() // waits on the hooks' grace and the delivery's timers, not the CPU
 	const conv = "5d0c6b1a-2e3f-4a5b-9c8d-7e6f5a4b3c2d"
 	recv := otlptest.StartGRPC(t)
 	env := append([]string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_STATE_DIR=" + t.TempDir(), "OTEL_METRICS_EXPORTER=none"},

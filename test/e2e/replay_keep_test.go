@@ -13,6 +13,7 @@ import (
 // is the copy. Replayed twice with the collector down, the spool holds
 // nothing, and the one line says how to send the spans.
 func TestReplayKeepsNothingUnlessAsked(t *testing.T) {
+	t.Parallel() // waits on the hooks' grace and the delivery's timers, not the CPU
 	dir := filepath.Join(t.TempDir(), "spool")
 	down := otlptest.Down(t)
 	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + down, "CURSOR_OTEL_SPOOL=" + dir, "OTEL_METRICS_EXPORTER=none"}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -46,6 +47,7 @@ func TestMain(m *testing.M) {
 	}
 	binary = filepath.Join(dir, "cursor-otel")
 	flag.Parse()
+	raiseParallel()
 	cover = testCoverage()
 	build := append(append([]string{"build"}, cover.buildFlags...), "-o", binary, ".")
 	if out, err := exec.Command("go", build...).CombinedOutput(); err != nil {
@@ -74,6 +76,22 @@ type result struct {
 
 // runBinary runs cursor-otel with only the environment given (and PATH,
 // HOME), so that the developer's own OTEL_* settings do not leak in.
+// parallelWaiting is how many of the tests marked parallel run at once
+// unless -parallel says otherwise: they wait on timers (the hooks' grace,
+// the delivery's backoff), not on the CPU, so more than GOMAXPROCS of
+// them fit; the tests that measure time are never marked parallel.
+const parallelWaiting = 6
+
+// raiseParallel sets -test.parallel to parallelWaiting when it was not
+// given.
+func raiseParallel() {
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		_ = flag.Set("test.parallel", strconv.Itoa(parallelWaiting))
+	}
+}
+
 func runBinary(t *testing.T, env []string, stdin io.Reader, args ...string) result {
 	t.Helper()
 	return runCommand(t, binary, env, stdin, args...)

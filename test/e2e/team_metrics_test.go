@@ -228,6 +228,7 @@ func TestTeamMetricsOfAnACPSession(t *testing.T) {
 // that say hooks. (The hooks see no wait on the person: Cursor runs no
 // hook while it asks.)
 func TestTeamMetricsOfHooks(t *testing.T) {
+	t.Parallel() // waits on the hooks' grace and the delivery's timers, not the CPU
 	recv := otlptest.StartGRPC(t)
 	state := t.TempDir()
 	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_STATE_DIR=" + state,

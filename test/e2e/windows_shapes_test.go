@@ -78,6 +78,7 @@ func TestReplayWindowsShapedStream(t *testing.T) {
 // CRLF line endings, Windows paths in every field. Each is answered as
 // anywhere, and the trace carries the paths as given.
 func TestHooksWindowsShapedPayloads(t *testing.T) {
+	t.Parallel() // waits on the hooks' grace and the delivery's timers, not the CPU
 	recv := otlptest.StartGRPC(t)
 	state := t.TempDir()
 	env := []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + recv.Endpoint, "CURSOR_OTEL_STATE_DIR=" + state, "OTEL_METRICS_EXPORTER=none"}
