@@ -83,8 +83,12 @@ type result struct {
 const parallelWaiting = 6
 
 // raiseParallel sets -test.parallel to parallelWaiting when it was not
-// given.
+// given, but for the whole combination suite (-tags combinations), whose
+// hundreds of cells start processes at once and keep GOMAXPROCS.
 func raiseParallel() {
+	if allCombinations {
+		return
+	}
 	given := false
 	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
 	if !given {
