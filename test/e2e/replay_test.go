@@ -82,11 +82,15 @@ type result struct {
 // them fit; the tests that measure time are never marked parallel.
 const parallelWaiting = 6
 
+// keepParallel leaves -test.parallel at GOMAXPROCS: the whole
+// combination suite (-tags combinations) sets it, whose hundreds of cells
+// start processes at once.
+var keepParallel bool
+
 // raiseParallel sets -test.parallel to parallelWaiting when it was not
-// given, but for the whole combination suite (-tags combinations), whose
-// hundreds of cells start processes at once and keep GOMAXPROCS.
+// given, unless keepParallel.
 func raiseParallel() {
-	if allCombinations {
+	if keepParallel {
 		return
 	}
 	given := false
