@@ -74,8 +74,6 @@ type result struct {
 	took           time.Duration
 }
 
-// runBinary runs cursor-otel with only the environment given (and PATH,
-// HOME), so that the developer's own OTEL_* settings do not leak in.
 // parallelWaiting is how many of the tests marked parallel run at once
 // unless -parallel says otherwise: they wait on timers (the hooks' grace,
 // the delivery's backoff), not on the CPU, so more than GOMAXPROCS of
@@ -100,6 +98,8 @@ func raiseParallel() {
 	}
 }
 
+// runBinary runs cursor-otel with only the environment given (and PATH,
+// HOME), so that the developer's own OTEL_* settings do not leak in.
 func runBinary(t *testing.T, env []string, stdin io.Reader, args ...string) result {
 	t.Helper()
 	return runCommand(t, binary, env, stdin, args...)
