@@ -82,7 +82,8 @@ func TestHooksTurnsLinkInOrder(t *testing.T) {
 // conversation's last turn, whether the editor's hooks traced it or
 // another wrapped run, and is the last turn the next one links to.
 func TestResumedRunLinksToLastTurn(t *testing.T) {
-	t.Parallel()                                        // waits on the hooks' grace and the delivery's timers, not the CPU
+	// Waits on the hooks' grace and the delivery's timers, not the CPU.
+	t.Parallel()
 	const conv = "7f3c9a1e-5b2d-4c8e-9f10-2a6b3c4d5e6f" // examples/fix-failing-test.ndjson's session_id
 	state := t.TempDir()
 	hooked := otlptest.StartGRPC(t)
