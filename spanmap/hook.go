@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"strconv"
-	"strings"
 	"time"
 
 	"go.opentelemetry.io/otel/trace"
@@ -129,12 +128,6 @@ func (st *HookState) closedTurn(gen string) (string, bool) {
 	return "", false
 }
 
-// sessionLevel events belong to the conversation, not to a generation,
-// whatever generation_id they carry: they start none.
-func sessionLevel(event string) bool {
-	return event == parse.HookSessionStart || event == parse.HookSessionEnd || event == parse.HookPreCompact
-}
-
 // sessionModel says an event's model is the session's: a compaction's
 // and a subagent's events name their own.
 func sessionModel(event string) bool {
@@ -154,16 +147,6 @@ func shellKey(ev parse.HookEvent) string {
 		return ""
 	}
 	return ev.Tool.Facts.Command + "\x00" + strconv.FormatInt(ev.Duration.Microseconds(), 10)
-}
-
-// isUUID says s is a UUID's text: 8-4-4-4-12 hexadecimal digits.
-func isUUID(s string) bool {
-	for i, c := range s {
-		if dash := i == 8 || i == 13 || i == 18 || i == 23; dash != (c == '-') || !dash && !strings.ContainsRune("0123456789abcdefABCDEF", c) {
-			return false
-		}
-	}
-	return len(s) == 36
 }
 
 // betterModel is the model to name: Cursor says "default" for whatever

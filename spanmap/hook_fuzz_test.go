@@ -62,7 +62,7 @@ func FuzzHookTurns(f *testing.F) {
 		h := NewHooks(context.Background(), nil, Options{CaptureContent: len(program)%2 == 1, MaxContent: 32})
 		var st HookState
 		var records []spanRecord
-		var entries []HookEntry
+		var entries []parse.HookEntry
 		build := func(now time.Time) {
 			if n := reload(t, &st); n > 64<<10 {
 				t.Fatalf("the conversation's state is %d bytes", n)
@@ -78,7 +78,7 @@ func FuzzHookTurns(f *testing.F) {
 				t.Fatal(err)
 			}
 			now = now.Add(time.Second + time.Duration(program[i+2]>>6)*20*time.Minute)
-			entries = append(entries, HookEntry{At: now, Event: ev})
+			entries = append(entries, parse.HookEntry{At: now, Event: ev})
 			build(now)
 		}
 		build(now.Add(HookIdle + time.Hour))

@@ -31,7 +31,7 @@ func reload(t testing.TB, st *HookState) int {
 func stepAll(t *testing.T, events []string) []spanRecord {
 	t.Helper()
 	now := time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)
-	var entries []HookEntry
+	var entries []parse.HookEntry
 	for _, e := range events {
 		name, gen, _ := strings.Cut(e, "|")
 		gen, extra, _ := strings.Cut(gen, "|")
@@ -41,7 +41,7 @@ func stepAll(t *testing.T, events []string) []spanRecord {
 			t.Fatalf("%s: %v", line, err)
 		}
 		now = now.Add(time.Second)
-		entries = append(entries, HookEntry{At: now, Event: ev})
+		entries = append(entries, parse.HookEntry{At: now, Event: ev})
 	}
 	var st HookState
 	return NewHooks(context.Background(), nil, Options{}).Build(&st, entries, now.Add(HookIdle+time.Hour)).records()

@@ -36,7 +36,7 @@ func hookConversation(t *testing.T, path string, opts Options) tracetest.SpanStu
 	exp := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithIDGenerator(NewIDGenerator()), sdktrace.WithSyncer(exp))
 	now := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
-	var entries []HookEntry
+	var entries []parse.HookEntry
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		ev, err := parse.DecodeHook(sc.Bytes())
@@ -44,7 +44,7 @@ func hookConversation(t *testing.T, path string, opts Options) tracetest.SpanStu
 			t.Fatal(err)
 		}
 		now = now.Add(time.Second)
-		entries = append(entries, HookEntry{At: now, Event: ev})
+		entries = append(entries, parse.HookEntry{At: now, Event: ev})
 	}
 	// Built as the delivery builds it, a grace after the last event: a
 	// turn still open is left open. The state reads back as the next
@@ -80,14 +80,14 @@ func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
 func buildHooks(t *testing.T, lines ...string) HookBuilt {
 	t.Helper()
 	now := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
-	var entries []HookEntry
+	var entries []parse.HookEntry
 	for _, line := range lines {
 		ev, err := parse.DecodeHook([]byte(line))
 		if err != nil {
 			t.Fatal(err)
 		}
 		now = now.Add(time.Second)
-		entries = append(entries, HookEntry{At: now, Event: ev})
+		entries = append(entries, parse.HookEntry{At: now, Event: ev})
 	}
 	var st HookState
 	return NewHooks(context.Background(), nil, Options{}).Build(&st, entries, now.Add(HookIdle+time.Hour))

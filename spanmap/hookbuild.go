@@ -10,13 +10,10 @@ import (
 	"github.com/cursor-otel/cursor-otel/parse"
 )
 
-// Cursor runs a hook process per event, several at once, and may kill
-// one: the events of a turn arrive in any order. A conversation's events
-// are therefore kept as they come (a journal) and a turn's spans are
-// built once, from all its events, when it has closed: events are
-// grouped into turns by their generation, not by when they came, and a
-// turn is built a grace after what closes it, so that after-hooks of
-// parallel calls still finishing are in it.
+// A turn's spans are built once, from all its events, when it has
+// closed (parse.HookTurns groups a journal's events into turns): a grace
+// after what closes it, so that after-hooks of parallel calls still
+// finishing are in it.
 
 // HookGrace is how long after what closes a turn (its stop, the next
 // prompt, the session's end) its late events still belong to it.
@@ -25,15 +22,6 @@ const HookGrace = 2 * time.Second
 // HookIdle is how long a turn may be silent before it is closed,
 // incomplete.
 const HookIdle = 30 * time.Minute
-
-// HookEntry is a hook event as a journal keeps it: the event, when its
-// hook ran, and where the hook was sending (the destination its turn's
-// spans go to).
-type HookEntry struct {
-	At    time.Time       `json:"at"`
-	Dest  string          `json:"dest,omitempty"`
-	Event parse.HookEvent `json:"event"`
-}
 
 // HookBuilt is what Build made of a conversation's journal.
 type HookBuilt struct {
@@ -64,19 +52,12 @@ func (h *Hooks) Make(built HookBuilt, dest string) {
 	}
 }
 
-// hookTurnOf is a turn as Build finds it in a journal: its entries, and
-// its stops (a stop may be told twice).
-type hookTurnOf struct {
-	start, last    time.Time
-	members, stops []int
-}
-
 // Build builds the journal's turns closed by now (a grace after its stop,
 // the next prompt or the session's end, or idle for HookIdle), oldest
 // first, each whole from its events, and keeps what crosses turns in st.
 // Turns still open are left for a later Build, and so is every turn
 // after one: a turn links to the one before it.
-func (h *Hooks) Build(st *HookState, entries []HookEntry, now time.Time) HookBuilt {
+func (h *Hooks) Build(st *HookState, entries []parse.HookEntry, now time.Time) HookBuilt {
 	out := HookBuilt{Dest: map[trace.TraceID]string{}}
 	order := make([]int, len(entries))
 	for i := range order {
@@ -85,15 +66,14 @@ func (h *Hooks) Build(st *HookState, entries []HookEntry, now time.Time) HookBui
 	slices.SortStableFunc(order, func(a, b int) int { return entries[a].At.Compare(entries[b].At) })
 	var live []int // entries of turns not built before
 	for _, i := range order {
-		if _, closed := st.closedTurn(baseGeneration(entries, i)); closed && !sessionLevel(entries[i].Event.Name) {
+		if _, closed := st.closedTurn(entries[i].Event.TurnGeneration()); closed && !entries[i].Event.SessionLevel() {
 			out.Used = append(out.Used, i)
 			out.Late++
 		} else {
 			live = append(live, i)
 		}
 	}
-	merged := pairShellTellings(entries, live)
-	turns, starts, ends := groupTurns(entries, live, merged)
+	turns, starts, ends, merged := parse.HookTurns(entries, live)
 	for _, i := range starts {
 		st.see(entries[i].Event, entries[i].At)
 		out.Used = append(out.Used, i)
@@ -120,21 +100,21 @@ func (h *Hooks) Build(st *HookState, entries []HookEntry, now time.Time) HookBui
 		return true
 	}
 	for n, tt := range turns {
-		if !say(tt.start) {
+		if !say(tt.Start) {
 			return out
 		}
 		end := -1 // the sessionEnd that came while it was under way
-		if len(ends) > 0 && (n+1 == len(turns) || entries[ends[0]].At.Before(turns[n+1].start)) {
+		if len(ends) > 0 && (n+1 == len(turns) || entries[ends[0]].At.Before(turns[n+1].Start)) {
 			end = ends[0]
 		}
-		how, ready := TurnEndIdle, tt.last.Add(HookIdle)
+		how, ready := TurnEndIdle, tt.Last.Add(HookIdle)
 		switch {
-		case len(tt.stops) > 0:
-			how, ready = TurnEndStop, later(entries[tt.stops[0]].At, tt.last).Add(HookGrace)
+		case len(tt.Stops) > 0:
+			how, ready = TurnEndStop, later(entries[tt.Stops[0]].At, tt.Last).Add(HookGrace)
 		case end >= 0:
-			how, ready = TurnEndSession, later(entries[end].At, tt.last).Add(HookGrace)
+			how, ready = TurnEndSession, later(entries[end].At, tt.Last).Add(HookGrace)
 		case n+1 < len(turns):
-			how, ready = TurnEndNextPrompt, later(turns[n+1].start, tt.last).Add(HookGrace)
+			how, ready = TurnEndNextPrompt, later(turns[n+1].Start, tt.Last).Add(HookGrace)
 		}
 		if now.Before(ready) {
 			if how != TurnEndIdle {
@@ -143,7 +123,7 @@ func (h *Hooks) Build(st *HookState, entries []HookEntry, now time.Time) HookBui
 			return out
 		}
 		t, dest := h.newTurn(st), ""
-		order, at := tt.steps(entries)
+		order, at := tt.Steps(entries)
 		for _, i := range order {
 			t.add(entries[i].Event, at[i])
 			out.Used = append(out.Used, merged[i]...)
@@ -154,13 +134,13 @@ func (h *Hooks) Build(st *HookState, entries []HookEntry, now time.Time) HookBui
 		if t.key == "" {
 			continue // nothing opened it: a sessionEnd it did not take is said apart
 		}
-		var ending *HookEntry // the conversation's end, which the turn carries
+		var ending *parse.HookEntry // the conversation's end, which the turn carries
 		if end >= 0 {
 			ending, ends = &entries[end], ends[1:]
 		}
 		switch how {
 		case TurnEndStop:
-			t.close(cmp.Or(t.stopped, entries[tt.stops[0]].At), how, ending)
+			t.close(cmp.Or(t.stopped, entries[tt.Stops[0]].At), how, ending)
 		case TurnEndSession:
 			t.add(ending.Event, ending.At) // what it says of the conversation
 			dest = cmp.Or(ending.Dest, dest)
@@ -176,150 +156,4 @@ func (h *Hooks) Build(st *HookState, entries []HookEntry, now time.Time) HookBui
 	}
 	say(time.Time{})
 	return out
-}
-
-// steps are a turn's entries in the order they are built, and when: each
-// at its own time, but a tool's start no later than its end (hooks of
-// parallel calls finish in any order) and before it; its stops last.
-func (t *hookTurnOf) steps(entries []HookEntry) (order []int, at map[int]time.Time) {
-	ended := map[string]time.Time{} // a tool's end, by its key
-	for _, i := range t.members {
-		if e := entries[i].Event; e.EndsTool() {
-			ended[e.ToolKey] = earlier(ended[e.ToolKey], entries[i].At)
-		}
-	}
-	order, at = slices.Clone(t.members), map[int]time.Time{}
-	for _, i := range append(order, t.stops...) {
-		at[i] = entries[i].At
-		if end, ok := ended[entries[i].Event.ToolKey]; ok && entries[i].Event.StartsTool() && end.Before(at[i]) {
-			at[i] = end
-		}
-	}
-	late := func(i int) int { // a start goes before what came at its time
-		if entries[i].Event.StartsTool() {
-			return 0
-		}
-		return 1
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Or(at[a].Compare(at[b]), late(a)-late(b)) })
-	return append(order, t.stops...), at
-}
-
-// baseGeneration is the generation entry i belongs to: a thought's copy
-// under a suffixed id is its turn's.
-func baseGeneration(entries []HookEntry, i int) string {
-	ev := entries[i].Event
-	if base, ok := thoughtCopyOf(ev.GenerationID); ok && ev.Name == parse.HookThought {
-		return base
-	}
-	return ev.GenerationID
-}
-
-// thoughtCopyOf is the generation a thought's copy names under a
-// suffixed id (a UUID, a dash and more); false for any other id.
-func thoughtCopyOf(gen string) (string, bool) {
-	if len(gen) > 37 && gen[36] == '-' && isUUID(gen[:36]) {
-		return gen[:36], true
-	}
-	return gen, false
-}
-
-// pairShellTellings makes one event of a shell call told twice
-// (afterShellExecution, then postToolUse or postToolUseFailure): the
-// k-th telling of a command in a generation without a tool_use_id pairs
-// with the k-th of the other kind. The event kept gets the other's
-// output; merged says, by the entry kept, the entries it stands for
-// (itself included), and the other is left out of live.
-func pairShellTellings(entries []HookEntry, live []int) map[int][]int {
-	merged := map[int][]int{}
-	type key struct{ gen, command string }
-	posts := map[key][]int{}
-	for _, i := range live {
-		merged[i] = []int{i}
-		ev := entries[i].Event
-		if (ev.Name == parse.HookPostToolUse || ev.Name == parse.HookPostToolUseFailure) && ev.Tool != nil && ev.Tool.Name == "shell" && ev.Tool.Facts.Command != "" {
-			k := key{baseGeneration(entries, i), ev.Tool.Facts.Command}
-			posts[k] = append(posts[k], i)
-		}
-	}
-	for _, i := range live {
-		ev := entries[i].Event
-		if ev.Name != parse.HookAfterShell || ev.Tool == nil {
-			continue
-		}
-		k := key{baseGeneration(entries, i), ev.Tool.Facts.Command}
-		if len(posts[k]) == 0 {
-			continue
-		}
-		j := posts[k][0]
-		posts[k] = posts[k][1:]
-		post := &entries[j].Event
-		post.Result = cmp.Or(post.Result, ev.Result)
-		merged[j] = append(merged[j], i)
-		delete(merged, i)
-	}
-	return merged
-}
-
-// groupTurns sorts the live entries (in time order) into turns: a
-// generation with a prompt or a stop is a turn of its own, whenever its
-// events came (a prompt naming no generation opens one when it came);
-// any other event joins the turn under way when it came. starts are
-// sessionStart's (seen before any turn), ends sessionEnd's.
-func groupTurns(entries []HookEntry, live []int, merged map[int][]int) (turns []*hookTurnOf, starts, ends []int) {
-	byGen := map[string]*hookTurnOf{} // generation: its turn
-	for _, i := range live {
-		ev, gen := entries[i].Event, baseGeneration(entries, i)
-		if ev.Name == parse.HookPrompt || ev.Name == parse.HookStop && gen != "" {
-			if gen == "" || byGen[gen] == nil {
-				turns = append(turns, &hookTurnOf{start: entries[i].At})
-			}
-			if gen != "" && byGen[gen] == nil {
-				byGen[gen] = turns[len(turns)-1]
-			}
-		}
-	}
-	for _, i := range live {
-		if t := byGen[baseGeneration(entries, i)]; t != nil && !sessionLevel(entries[i].Event.Name) {
-			t.start = earlier(t.start, entries[i].At)
-		}
-	}
-	slices.SortStableFunc(turns, func(a, b *hookTurnOf) int { return a.start.Compare(b.start) }) // in the order they began
-	for _, i := range live {
-		ev, gen := entries[i].Event, baseGeneration(entries, i)
-		if _, kept := merged[i]; !kept {
-			continue // told again: in the event it merged into
-		}
-		switch ev.Name {
-		case parse.HookSessionStart:
-			starts = append(starts, i)
-			continue
-		case parse.HookSessionEnd:
-			ends = append(ends, i)
-			continue
-		}
-		t := byGen[gen]
-		if t == nil {
-			// The turn under way when it came: the last begun by then.
-			if len(turns) == 0 {
-				turns = append(turns, &hookTurnOf{start: entries[i].At})
-			}
-			t = turns[0]
-			for _, u := range turns {
-				if !u.start.After(entries[i].At) {
-					t = u
-				}
-			}
-			if gen != "" && !sessionLevel(ev.Name) {
-				byGen[gen] = t
-			}
-		}
-		t.last = later(t.last, entries[i].At)
-		if ev.Name == parse.HookStop {
-			t.stops = append(t.stops, i)
-		} else {
-			t.members = append(t.members, i)
-		}
-	}
-	return turns, starts, ends
 }

@@ -43,15 +43,15 @@ func toolLine(event, gen, id, command string) string {
 }
 
 // entriesOf decodes a script into journal entries.
-func entriesOf(t testing.TB, script []journalEvent) []HookEntry {
+func entriesOf(t testing.TB, script []journalEvent) []parse.HookEntry {
 	t.Helper()
-	var out []HookEntry
+	var out []parse.HookEntry
 	for _, e := range script {
 		ev, err := parse.DecodeHook([]byte(e.line))
 		if err != nil {
 			t.Fatalf("%s: %v", e.line, err)
 		}
-		out = append(out, HookEntry{At: buildT0.Add(e.at), Dest: "d", Event: ev})
+		out = append(out, parse.HookEntry{At: buildT0.Add(e.at), Dest: "d", Event: ev})
 	}
 	return out
 }
@@ -59,7 +59,7 @@ func entriesOf(t testing.TB, script []journalEvent) []HookEntry {
 // buildUntilDone builds the journal as the delivery does, in rounds at
 // the given times (the state read back between them, the entries used
 // taken out), and returns every record.
-func buildUntilDone(t testing.TB, h *Hooks, entries []HookEntry, rounds ...time.Time) []spanRecord {
+func buildUntilDone(t testing.TB, h *Hooks, entries []parse.HookEntry, rounds ...time.Time) []spanRecord {
 	t.Helper()
 	var st HookState
 	var records []spanRecord
@@ -73,7 +73,7 @@ func buildUntilDone(t testing.TB, h *Hooks, entries []HookEntry, rounds ...time.
 }
 
 // unused are the entries a build did not use: what the journal keeps.
-func unused(t testing.TB, entries []HookEntry, used []int) []HookEntry {
+func unused(t testing.TB, entries []parse.HookEntry, used []int) []parse.HookEntry {
 	t.Helper()
 	taken := map[int]bool{}
 	for _, i := range used {
@@ -82,7 +82,7 @@ func unused(t testing.TB, entries []HookEntry, used []int) []HookEntry {
 		}
 		taken[i] = true
 	}
-	var left []HookEntry
+	var left []parse.HookEntry
 	for i, e := range entries {
 		if !taken[i] {
 			left = append(left, e)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/cursor-otel/cursor-otel/parse"
 )
 
 // A conversation of N turns and its sessionEnd is N traces, each rooted
@@ -41,12 +43,12 @@ func TestHookSessionEndIsNoTurn(t *testing.T) {
 			var st HookState
 			var records []spanRecord
 			var ends []HookSessionEnd
-			var entries []HookEntry
+			var entries []parse.HookEntry
 			used := map[int]bool{}
 			for _, at := range tt.rounds {
 				// The journal keeps what a build did not use, and what
 				// hooks have written since.
-				var left []HookEntry
+				var left []parse.HookEntry
 				for i, e := range entries {
 					if !used[i] {
 						left = append(left, e)

@@ -195,7 +195,7 @@ func (t *hookTurn) subagent(id string, s *hookSubagent, end time.Time) *draft {
 
 // root drafts the turn's root, ended at end or later, with what the
 // conversation says of itself.
-func (t *hookTurn) root(end time.Time, how string, ending *HookEntry) *draft {
+func (t *hookTurn) root(end time.Time, how string, ending *parse.HookEntry) *draft {
 	st := t.st
 	p := &draft{name: RootName, kind: trace.SpanKindClient, start: t.start, end: later(end, t.last),
 		attrs: append(t.rootAttributes("cursor-agent", said{ConversationID, st.ConversationID}, said{RequestModel, st.Model},

@@ -44,7 +44,7 @@ type hookTurn struct {
 	gens              map[string]*hookGeneration
 	tools             map[string]*hookTool
 	subagents         map[string]*hookSubagent
-	shells            []HookEntry // afterShellExecutions no postToolUse was paired with
+	shells            []parse.HookEntry // afterShellExecutions no postToolUse was paired with
 	spans             []*draft
 }
 
@@ -118,7 +118,7 @@ func (t *hookTurn) add(ev parse.HookEvent, now time.Time) {
 	gen := t.generationOf(ev)
 	_, closed := st.closedTurn(gen)
 	var g *hookGeneration
-	if !sessionLevel(ev.Name) && !closed {
+	if !ev.SessionLevel() && !closed {
 		t.open(gen, now)
 		t.start, t.last = earlier(t.start, now), later(t.last, now)
 		if gen != "" {
@@ -167,7 +167,7 @@ func (t *hookTurn) add(ev parse.HookEvent, now time.Time) {
 			// Told again: its span is made already. (Another call of the same
 			// command, started and not ended, is not told again.)
 		case key != "" && ev.Name == parse.HookAfterShell && !closed:
-			t.shells = append(t.shells, HookEntry{At: now, Event: ev}) // its postToolUse may tell it yet
+			t.shells = append(t.shells, parse.HookEntry{At: now, Event: ev}) // its postToolUse may tell it yet
 		default:
 			if key != "" {
 				st.markSpanned(key)
@@ -200,7 +200,7 @@ func (t *hookTurn) generationOf(ev parse.HookEvent) string {
 	if ev.Name != parse.HookThought {
 		return gen
 	}
-	if base, ok := thoughtCopyOf(gen); ok {
+	if base, ok := parse.ThoughtCopyOf(gen); ok {
 		return base
 	}
 	if i := strings.LastIndexByte(gen, '-'); i > 0 && i < len(gen)-1 && strings.Trim(gen[i+1:], "0123456789") == "" {
@@ -224,7 +224,7 @@ func (t *hookTurn) cover(gen string, start time.Time) {
 // close closes the turn at end, with everything still open in it, and
 // drafts its root. how says what closed it; ending is the conversation's
 // end it carries, if any.
-func (t *hookTurn) close(end time.Time, how string, ending *HookEntry) {
+func (t *hookTurn) close(end time.Time, how string, ending *parse.HookEntry) {
 	st := t.st
 	if ending != nil && ending.Event.Duration > 0 && t.number == 1 {
 		// The conversation's only turn covers what it says it lasted
@@ -273,7 +273,7 @@ type HookSessionEnd struct {
 // would stretch that turn to the conversation's end, after a tail
 // sampler decided it. Its facts are for the reports; false when an end
 // was said already, and no turn since.
-func (h *Hooks) said(st *HookState, e HookEntry) (HookSessionEnd, bool) {
+func (h *Hooks) said(st *HookState, e parse.HookEntry) (HookSessionEnd, bool) {
 	st.see(e.Event, e.At)
 	if st.Ended == st.Turns+1 {
 		return HookSessionEnd{}, false

@@ -631,7 +631,7 @@ func TestTurnsLinkAcrossSources(t *testing.T) {
 	h := NewHooks(context.Background(), nil, Options{Turns: store})
 	now := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
 	var hookRoot spanRecord
-	var entries []HookEntry
+	var entries []parse.HookEntry
 	for _, line := range []string{
 		`{"hook_event_name":"beforeSubmitPrompt","conversation_id":"conv-one","generation_id":"gen-2","prompt":"Apply it"}`,
 		`{"hook_event_name":"stop","conversation_id":"conv-one","generation_id":"gen-2","status":"completed"}`,
@@ -641,7 +641,7 @@ func TestTurnsLinkAcrossSources(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		entries = append(entries, HookEntry{At: now, Event: ev})
+		entries = append(entries, parse.HookEntry{At: now, Event: ev})
 	}
 	for _, r := range h.Build(&st, entries, now.Add(HookGrace)).records() {
 		if !r.Parent.IsValid() {

@@ -72,7 +72,7 @@ func Run(c Config) int {
 	// disk in clear for its turn to be built.
 	who := s.MetricsUser.Of(ev.UserEmail) // hashed (or none) before the text is redacted
 	ev = redacted(withoutContent(ev, s.CaptureContent), s.Redactor(c.Environ))
-	entry := journalEntry{HookEntry: spanmap.HookEntry{At: at, Dest: dest, Event: ev}, Reports: reportsOf(s), Capture: &s.CaptureContent}
+	entry := journalEntry{HookEntry: parse.HookEntry{At: at, Dest: dest, Event: ev}, Reports: reportsOf(s), Capture: &s.CaptureContent}
 	if who != (settings.Person{}) {
 		entry.Person = &who
 	}

@@ -17,7 +17,7 @@ import (
 	"github.com/cursor-otel/cursor-otel/internal/atomicfile"
 	"github.com/cursor-otel/cursor-otel/internal/settings"
 	"github.com/cursor-otel/cursor-otel/internal/spool"
-	"github.com/cursor-otel/cursor-otel/spanmap"
+	"github.com/cursor-otel/cursor-otel/parse"
 )
 
 // A conversation's journal is a directory of its hook events, a file
@@ -40,7 +40,7 @@ func journalOf(dir, name string) string { return filepath.Join(dir, journalDir, 
 // where its hook sent reports and whether it captured content (nil in an
 // entry an older version wrote).
 type journalEntry struct {
-	spanmap.HookEntry
+	parse.HookEntry
 	Reports *reportTo `json:"reports,omitempty"`
 	Capture *bool     `json:"capture,omitempty"`
 	// Person is the event's person as the hook's settings allow the
@@ -76,7 +76,7 @@ func appendEntry(dir string, e journalEntry) error {
 // journaled is a conversation's journal as read: its entries and their
 // files.
 type journaled struct {
-	entries []spanmap.HookEntry
+	entries []parse.HookEntry
 	reports []*reportTo // each entry's
 	capture []*bool     // each entry's
 	persons []*settings.Person

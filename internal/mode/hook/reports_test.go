@@ -12,7 +12,6 @@ import (
 
 	"github.com/cursor-otel/cursor-otel/internal/settings"
 	"github.com/cursor-otel/cursor-otel/parse"
-	"github.com/cursor-otel/cursor-otel/spanmap"
 )
 
 // TestTurnReportsGoWhereTheHookSaid: a hook turn's report goes to the
@@ -40,7 +39,7 @@ func TestTurnReportsGoWhereTheHookSaid(t *testing.T) {
 				at := t0.Add(time.Duration(i) * time.Second)
 				if tt.older {
 					ev := mustDecode(t, event)
-					if err := appendEntry(dir, journalEntry{HookEntry: spanmap.HookEntry{At: at, Event: ev}}); err != nil {
+					if err := appendEntry(dir, journalEntry{HookEntry: parse.HookEntry{At: at, Event: ev}}); err != nil {
 						t.Fatal(err)
 					}
 					continue
