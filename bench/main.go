@@ -40,7 +40,7 @@ func main() {
 	runs := flag.Int("runs", 3, "runs of each replay measurement (the median is shown)")
 	wrapRuns := flag.Int("wrap-runs", 31, "rounds of the wrapped runs")
 	hookEvents := flag.Int("hook-events", 20, "hook events, with the collector up and again down")
-	acpRounds := flag.Int("acp-rounds", 5, "rounds of ACP sessions (direct, relay, cursor-otel)")
+	acpRounds := flag.Int("acp-rounds", 12, "rounds of ACP sessions (direct, relay, cursor-otel): one round's p99 moves by milliseconds, and the 1 ms target is judged on the median of a dozen")
 	acpPrompts := flag.Int("acp-prompts", 600, "prompts in each ACP session sent back to back")
 	acpPaced := flag.Int("acp-paced", 300, "prompts in each ACP session sent 25 ms apart")
 	answerAfter := flag.Duration("answer-after", time.Millisecond, "how long the receiver takes to answer each export in the wrapped runs, as a real collector does (the small run is also measured against one that answers at once)")
