@@ -68,7 +68,8 @@ func isUUID(s string) bool {
 // generation opens one when it came); any other event joins the turn
 // under way when it came. starts are sessionStart's, ends sessionEnd's.
 // A shell call told twice is one entry (pairShellTellings): merged says,
-// by the entry kept, the entries it stands for.
+// by the entry kept, the entries it stands for, and the entry kept takes
+// the other's output in place (entries is changed).
 func HookTurns(entries []HookEntry, live []int) (turns []*HookTurn, starts, ends []int, merged map[int][]int) {
 	merged = pairShellTellings(entries, live)
 	byGen := map[string]*HookTurn{} // generation: its turn
