@@ -41,7 +41,7 @@ func (t *hookTurn) toolDone(ev parse.HookEvent, now time.Time) {
 	call, gen, start := *ev.Tool, ev.GenerationID, now
 	var cover time.Time
 	if tool := t.tools[ev.ToolKey]; tool != nil {
-		call, start, gen, cover = merge(tool.call, call), tool.start, cmp.Or(gen, tool.gen), tool.cover
+		call, start, gen, cover = tool.call.Merge(call), tool.start, cmp.Or(gen, tool.gen), tool.cover
 		delete(t.tools, ev.ToolKey)
 	}
 	if ev.Duration > 0 {
@@ -146,7 +146,7 @@ func (t *hookTurn) subagentDone(ev parse.HookEvent, now time.Time) {
 		s.start = earlier(s.start, now.Add(-ev.Duration))
 	}
 	s.typ, s.task = cmp.Or(s.typ, ev.SubagentType), cmp.Or(s.task, ev.SubagentTask)
-	s.facts = mergeSubagent(s.facts, ev.Subagent)
+	s.facts = s.facts.Merge(ev.Subagent)
 	t.cover(s.gen, s.start)
 	if tool := t.tools[s.tool]; tool != nil {
 		tool.cover = earlier(tool.cover, s.start)
@@ -160,17 +160,6 @@ func (t *hookTurn) subagentDone(ev parse.HookEvent, now time.Time) {
 			p.code, p.message = codes.Error, "the subagent ended in error"
 		}
 	}
-}
-
-// mergeSubagent is what subagentStart said, with what subagentStop adds.
-func mergeSubagent(start, stop parse.SubagentFacts) parse.SubagentFacts {
-	start.Model = cmp.Or(start.Model, stop.Model)
-	start.ParentConversationID = cmp.Or(start.ParentConversationID, stop.ParentConversationID)
-	if start.ParallelWorker == nil {
-		start.ParallelWorker = stop.ParallelWorker
-	}
-	start.MessageCount, start.ToolCallCount, start.LoopCount = stop.MessageCount, stop.ToolCallCount, stop.LoopCount
-	return start
 }
 
 // subagent drafts a subagent's span, ended at end.

@@ -1,7 +1,6 @@
 package spanmap
 
 import (
-	"cmp"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -97,7 +96,7 @@ func (s *session) unstartedTool(e *parse.ToolCompleted, t time.Time) *toolCall {
 }
 
 func (tc *toolCall) complete(e *parse.ToolCompleted, end time.Time, startMissing bool) {
-	call := merge(tc.call, e.Call)
+	call := tc.call.Merge(e.Call)
 	rec := tc.parent.sess.rec
 	p := tc.draft(call, string(e.Result.Outcome), end)
 	if startMissing {
@@ -171,48 +170,6 @@ func (r *shaper) toolAttributes(call parse.ToolCall, name string) []attribute.Ke
 		attrs = append(attrs, ToolArguments.String(r.jsonText(call.Args, r.opts.MaxContent)))
 	}
 	return attrs
-}
-
-// merge combines what the start and the completion said of a call: the
-// start's arguments and names, the completion's results.
-func merge(started, done parse.ToolCall) parse.ToolCall {
-	c := started
-	c.Name = cmp.Or(started.Name, done.Name)
-	c.Source = cmp.Or(started.Source, done.Source)
-	c.MCPTool = cmp.Or(started.MCPTool, done.MCPTool)
-	c.MCPServer = cmp.Or(started.MCPServer, done.MCPServer)
-	if len(c.Args) == 0 {
-		c.Args = done.Args
-	}
-	if done.Subagent != nil && c.Name == done.Name {
-		// A subagent belongs to a task; a completion naming another tool
-		// than its start does not make the started call one.
-		sub := *done.Subagent
-		if s := started.Subagent; s != nil {
-			sub.ID, sub.Type = cmp.Or(s.ID, sub.ID), cmp.Or(s.Type, sub.Type)
-			sub.Model, sub.Description = cmp.Or(s.Model, sub.Model), cmp.Or(s.Description, sub.Description)
-		}
-		c.Subagent = &sub
-	}
-	f, d := &c.Facts, done.Facts
-	f.Command = cmp.Or(f.Command, d.Command)
-	f.WorkingDir = cmp.Or(f.WorkingDir, d.WorkingDir)
-	f.Path = cmp.Or(f.Path, d.Path)
-	f.Pattern = cmp.Or(f.Pattern, d.Pattern)
-	f.URL = cmp.Or(f.URL, d.URL)
-	f.Query = cmp.Or(f.Query, d.Query)
-	f.Signal = cmp.Or(d.Signal, f.Signal)
-	for _, p := range []struct{ dst, src **int64 }{
-		{&f.ExitCode, &d.ExitCode}, {&f.Lines, &d.Lines}, {&f.LinesAdded, &d.LinesAdded},
-		{&f.LinesRemoved, &d.LinesRemoved}, {&f.Bytes, &d.Bytes}, {&f.OutputBytes, &d.OutputBytes},
-		{&f.Files, &d.Files}, {&f.ExecutionMs, &d.ExecutionMs}, {&f.LocalExecMs, &d.LocalExecMs},
-		{&f.HardTimeout, &d.HardTimeout},
-	} {
-		if *p.src != nil {
-			*p.dst = *p.src
-		}
-	}
-	return c
 }
 
 // factAttributes turns what a person looks for into attributes; strings
