@@ -4,9 +4,7 @@ import (
 	"cmp"
 	"context"
 	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
-	"strconv"
 	"time"
 
 	"go.opentelemetry.io/otel/trace"
@@ -103,10 +101,10 @@ const (
 func (st *HookState) see(ev parse.HookEvent, now time.Time) (model string) {
 	st.ConversationID = cmp.Or(st.ConversationID, ev.ConversationID)
 	st.Last = later(st.Last, now) // a journal's events may come in any order
-	if sessionModel(ev.Name) {
+	if ev.NamesSessionModel() {
 		model = ev.Model
 	}
-	st.Model = betterModel(st.Model, ev.ModelID, model)
+	st.Model = parse.BetterModel(st.Model, ev.ModelID, model)
 	st.Workspace = cmp.Or(ev.Workspace, st.Workspace)
 	st.CursorVersion = cmp.Or(ev.CursorVersion, st.CursorVersion)
 	st.Mode = cmp.Or(ev.Mode, st.Mode)
@@ -128,57 +126,11 @@ func (st *HookState) closedTurn(gen string) (string, bool) {
 	return "", false
 }
 
-// sessionModel says an event's model is the session's: a compaction's
-// and a subagent's events name their own.
-func sessionModel(event string) bool {
-	return event != parse.HookPreCompact && event != parse.HookSubagentStart && event != parse.HookSubagentStop
-}
-
 // endedKey names in Spanned a tool call whose span is made.
 func endedKey(toolKey string) string { return "ended\x00" + toolKey }
 
 // subagentKey names in Spanned a subagent whose span is made.
 func subagentKey(id string) string { return "subagent\x00" + id }
-
-// shellKey names a shell call as both its end events tell it: the
-// command and the duration, which they give alike; "" for anything else.
-func shellKey(ev parse.HookEvent) string {
-	if !ev.EndsTool() || ev.Tool == nil || ev.Tool.Name != "shell" || ev.Tool.Facts.Command == "" {
-		return ""
-	}
-	return ev.Tool.Facts.Command + "\x00" + strconv.FormatInt(ev.Duration.Microseconds(), 10)
-}
-
-// betterModel is the model to name: Cursor says "default" for whatever
-// its picker chose until an event names the model that ran.
-func betterModel(known string, said ...string) string {
-	for _, m := range said {
-		if m != "" && m != "default" && (known == "" || known == "default") {
-			return m
-		}
-	}
-	if known == "" {
-		for _, m := range said {
-			if m != "" {
-				return m
-			}
-		}
-	}
-	return known
-}
-
-// digestMark starts a text a journal kept as its digest alone (content
-// not captured): it tells a thought's second copy, and is never shown.
-const digestMark = "\x00digest:"
-
-// TextDigest is text as a journal keeps it without content capture.
-func TextDigest(text string) string { return digestMark + digest(text) }
-
-// digest tells a text from another without keeping it.
-func digest(text string) string {
-	sum := sha256.Sum256([]byte(text))
-	return hex.EncodeToString(sum[:8])
-}
 
 // turnTraceID is the trace of a conversation's turn: every build derives
 // the same.

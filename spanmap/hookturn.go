@@ -126,7 +126,7 @@ func (t *hookTurn) add(ev parse.HookEvent, now time.Time) {
 				g = &hookGeneration{start: now}
 				t.gens[gen] = g
 			}
-			g.start, g.last, g.model = earlier(g.start, now), later(g.last, now), betterModel(g.model, ev.ModelID, model)
+			g.start, g.last, g.model = earlier(g.start, now), later(g.last, now), parse.BetterModel(g.model, ev.ModelID, model)
 			if ev.Usage != nil && (ev.Name == parse.HookResponse || ev.Name == parse.HookStop) {
 				g.usage = ev.Usage // the generation's counts so far: the last said wins
 			}
@@ -139,11 +139,11 @@ func (t *hookTurn) add(ev parse.HookEvent, now time.Time) {
 	case ev.Name == parse.HookResponse && g != nil && capture:
 		g.text += ev.Text
 	case ev.Name == parse.HookThought && g != nil:
-		th := hookThought{at: now.Add(-ev.Thinking), duration: ev.Thinking, sum: digest(ev.Text)}
+		th := hookThought{at: now.Add(-ev.Thinking), duration: ev.Thinking, sum: parse.TextDigest(ev.Text)}
 		if ev.Text != "" && slices.ContainsFunc(g.thoughts, func(o hookThought) bool { return o.sum == th.sum }) {
 			break // the second copy of a thought recorded
 		}
-		if capture && !strings.HasPrefix(ev.Text, digestMark) {
+		if capture && !parse.IsTextDigest(ev.Text) {
 			th.text = ev.Text
 		}
 		g.thoughts = append(g.thoughts, th)
@@ -160,7 +160,7 @@ func (t *hookTurn) add(ev parse.HookEvent, now time.Time) {
 			t.tools[ev.ToolKey] = &hookTool{start: now, gen: ev.GenerationID, call: *ev.Tool}
 		}
 	case ev.EndsTool() && ev.Tool != nil:
-		key := shellKey(ev)
+		key := ev.ShellKey()
 		switch {
 		case slices.Contains(st.Spanned, endedKey(ev.ToolKey)),
 			key != "" && slices.Contains(st.Spanned, key) && t.tools[ev.ToolKey] == nil:
@@ -232,7 +232,7 @@ func (t *hookTurn) close(end time.Time, how string, ending *parse.HookEntry) {
 		t.start = earlier(t.start, ending.At.Add(-ending.Event.Duration))
 	}
 	for _, s := range t.shells {
-		if key := shellKey(s.Event); !slices.Contains(st.Spanned, key) && !slices.Contains(st.Spanned, endedKey(s.Event.ToolKey)) {
+		if key := s.Event.ShellKey(); !slices.Contains(st.Spanned, key) && !slices.Contains(st.Spanned, endedKey(s.Event.ToolKey)) {
 			st.markSpanned(key) // no postToolUse told it: it makes the span, once
 			t.toolDone(s.Event, s.At)
 		}

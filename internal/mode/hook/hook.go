@@ -15,7 +15,6 @@ import (
 	"github.com/cursor-otel/cursor-otel/internal/envlist"
 	"github.com/cursor-otel/cursor-otel/internal/settings"
 	"github.com/cursor-otel/cursor-otel/parse"
-	"github.com/cursor-otel/cursor-otel/spanmap"
 )
 
 // maxEvent bounds what is read of one event (a file's content, a
@@ -122,7 +121,7 @@ func withoutContent(ev parse.HookEvent, capture bool) parse.HookEvent {
 		ev.Tool = &call
 	}
 	if ev.Text != "" && ev.Name == parse.HookThought {
-		ev.Text = spanmap.TextDigest(ev.Text)
+		ev.Text = parse.TextDigest(ev.Text)
 	} else {
 		ev.Text = ""
 	}
