@@ -121,5 +121,9 @@ func TestACPUsageInputCountsCached(t *testing.T) {
 		if got := u.Input(); got != tt.want {
 			t.Errorf("%s: input %d, want %d", tt.name, got, tt.want)
 		}
+		// As every source counts it: the fresh input apart from the cache.
+		if c := u.Usage(); c.InputTokens+c.CacheReadTokens+c.CacheCreationTokens != tt.want || c.OutputTokens != u.Output() {
+			t.Errorf("%s: usage %+v, want %d input in all and %d output", tt.name, c, tt.want, u.Output())
+		}
 	}
 }

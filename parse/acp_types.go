@@ -65,6 +65,13 @@ func (u ACPUsage) Output() int64     { return max(u.OutputTokens, u.OutputTokens
 func (u ACPUsage) CacheRead() int64  { return max(u.CachedReadTokens, u.CachedReadTokensSnake) }
 func (u ACPUsage) CacheWrite() int64 { return max(u.CachedWriteTokens, u.CachedWriteTokensSnake) }
 
+// Usage is the usage as every source counts it: fresh input apart from
+// the cache reads and writes.
+func (u ACPUsage) Usage() Usage {
+	return Usage{InputTokens: u.Input() - u.CacheRead() - u.CacheWrite(), OutputTokens: u.Output(),
+		CacheReadTokens: u.CacheRead(), CacheCreationTokens: u.CacheWrite()}
+}
+
 // ACPSessionResult is session/new's or session/load's answer (and
 // set_config_option's, which gives configOptions).
 type ACPSessionResult struct {

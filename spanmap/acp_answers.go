@@ -113,8 +113,7 @@ func (a *ACP) usage(t *acpTurn, u *parse.ACPUsage) {
 	if u == nil {
 		return
 	}
-	t.totals.Usage = parse.Usage{InputTokens: u.Input() - u.CacheRead() - u.CacheWrite(), OutputTokens: u.Output(),
-		CacheReadTokens: u.CacheRead(), CacheCreationTokens: u.CacheWrite()}
+	t.totals.Usage = u.Usage()
 	t.usageKnown = true
 	t.root.set(usageAttributes(t.totals.Usage)...)
 }
