@@ -5,7 +5,6 @@ import (
 	"slices"
 	"time"
 
-	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 )
 
@@ -83,13 +82,8 @@ func (a *ACP) endSub(sub *acpTurn, at time.Time, status, stopReason string) {
 	}
 	sub.root.name = "invoke_agent " + name
 	sub.root.set(AgentName.String(a.text(name, maxMessage)))
-	if status != "" {
-		sub.root.set(SubagentStatus.String(status))
-	}
-	switch status {
-	case "failed", "error":
-		sub.root.setStatus(codes.Error, "the subagent failed")
-	case "incomplete":
+	a.subagentEnd(sub.root, status)
+	if status == "incomplete" {
 		sub.root.unfinish(acpClosing(stopReason), "the subagent did not finish before the turn ended")
 	}
 	if sub.usageKnown {

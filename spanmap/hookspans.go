@@ -153,13 +153,7 @@ func (t *hookTurn) subagentDone(ev parse.HookEvent, now time.Time) {
 	}
 	delete(t.subagents, ev.SubagentID)
 	p := t.subagent(ev.SubagentID, s, now)
-	if status := t.text(ev.Status, maxMessage); status != "" {
-		p.attrs = append(p.attrs, SubagentStatus.String(status))
-		if status == "error" || status == "failed" {
-			p.attrs = append(p.attrs, ErrorType.String(ErrAgent))
-			p.code, p.message = codes.Error, "the subagent ended in error"
-		}
-	}
+	t.subagentEnd(p, ev.Status)
 }
 
 // subagent drafts a subagent's span, ended at end.

@@ -373,6 +373,36 @@ func TestSubagentUsageAndMessagesACP(t *testing.T) {
 	}
 }
 
+// A subagent that failed reads the same from each source that tells a
+// subagent's end (ACP's subagent updates, the hooks' subagentStop; a
+// stream's task result says no status): ERROR with error.type
+// agent_error, and its status as said.
+func TestFailedSubagentTwoSources(t *testing.T) {
+	acp := acpScript(t, acpNewSession, acpNewSessionA, acpPrompt1,
+		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"a","update":{"sessionUpdate":"tool_call","toolCallId":"task-1","kind":"other","title":"Explore","status":"in_progress"}}}`,
+		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"a","update":{"sessionUpdate":"subagent_spawned","toolCallId":"task-1","name":"explore","status":"running"}}}`,
+		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"a","update":{"sessionUpdate":"subagent_spawned","toolCallId":"task-1","name":"explore","status":"failed"}}}`,
+		`<{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn"}}`,
+	)
+	hooks := buildHooks(t, `{"hook_event_name":"beforeSubmitPrompt","conversation_id":"c","generation_id":"g","prompt":"look"}`,
+		`{"hook_event_name":"subagentStart","conversation_id":"c","generation_id":"g","subagent_id":"s1","subagent_type":"explore"}`,
+		`{"hook_event_name":"subagentStop","conversation_id":"c","generation_id":"g","subagent_id":"s1","subagent_type":"explore","status":"failed"}`,
+		`{"hook_event_name":"stop","conversation_id":"c","generation_id":"g","status":"completed"}`).records()
+	got := map[string]string{}
+	for _, s := range acpSpans(acp)["invoke_agent explore"] {
+		got[fromACP] = fmt.Sprintf("%s error.type=%s status=%s", s.Status().Code, spanAttr(s, "error.type"), spanAttr(s, "cursor.subagent.status"))
+	}
+	for _, r := range named(hooks, "invoke_agent explore") {
+		got[fromHooks] = fmt.Sprintf("%s error.type=%s status=%s", r.Status, Value(r.Attrs, ErrorType).AsString(), Value(r.Attrs, SubagentStatus).AsString())
+	}
+	want := "Error error.type=agent_error status=failed"
+	for _, source := range []string{fromACP, fromHooks} {
+		if got[source] != want {
+			t.Errorf("the failed subagent, from the %s: %q, want %q", source, got[source], want)
+		}
+	}
+}
+
 // oneTreeEdit copies testdata/onetree/name into dir with each pair of
 // old and new replaced (each old must be there).
 func oneTreeEdit(t *testing.T, dir, name string, oldNew ...string) {
