@@ -60,7 +60,7 @@ func (a *ACP) answer(req *acpRequest, m *parse.ACPAnswer, at time.Time) {
 		} else {
 			r := m.Result.Task
 			if r.AgentID != "" {
-				req.sub.root.set(SubagentID.String(r.AgentID)) // a run's id: no gen_ai.agent.id, which is stable
+				req.sub.root.set(a.str(SubagentID, r.AgentID)) // a run's id: no gen_ai.agent.id, which is stable
 			}
 			if r.DurationMs != nil {
 				req.sub.root.set(DurationMs.Int64(*r.DurationMs))

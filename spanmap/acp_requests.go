@@ -41,7 +41,7 @@ func (a *ACP) request(m *parse.ACPRequest, at time.Time) {
 		// (one naming no session, session/new or list, is no turn's).
 		if t := a.sessions[ref.SessionID].turn(); t != nil && ref.SessionID != "" {
 			req.turn = t
-			p := requestDraft(m.Method, trace.SpanKindClient, m)
+			p := a.requestDraft(m.Method, trace.SpanKindClient, m)
 			p.attrs = a.appendCommon(p.attrs, t.sess)
 			req.span = a.startDraft(t.root.sc, p, at)
 		}
@@ -94,7 +94,7 @@ func (a *ACP) request(m *parse.ACPRequest, at time.Time) {
 		// Not a span: the todo list as it stands, an event.
 		a.todos(t, ref.Todos, at)
 	case m.Method == "cursor/generate_image":
-		p := requestDraft("execute_tool generate_image", trace.SpanKindInternal, m)
+		p := a.requestDraft("execute_tool generate_image", trace.SpanKindInternal, m)
 		start(p, OperationName.String(OpExecuteTool), ToolName.String("generate_image"), ToolType.String("function"))
 	default:
 		var attrs []attribute.KeyValue
@@ -103,7 +103,7 @@ func (a *ACP) request(m *parse.ACPRequest, at time.Time) {
 		}
 		// A JSON-RPC request, no GenAI operation: the tool it does work
 		// for is its parent.
-		start(requestDraft(m.Method, trace.SpanKindClient, m), attrs...)
+		start(a.requestDraft(m.Method, trace.SpanKindClient, m), attrs...)
 	}
 }
 
@@ -115,7 +115,7 @@ func (a *ACP) wait(name string, m *parse.ACPRequest) *draft {
 	p := waitDraft(name)
 	p.attrs = append(p.attrs, ACPWait.Bool(true))
 	if m != nil {
-		p.attrs = appendRPC(p.attrs, m)
+		p.attrs = a.appendRPC(p.attrs, m)
 	}
 	return p
 }

@@ -37,7 +37,7 @@ func (a *ACP) subagent(t *acpTurn, toolCallID, name string, at time.Time) *acpTu
 	}
 	attrs := a.rootAttributes(a.agentName(), said{ConversationID, top.sess.id})
 	if toolCallID != "" {
-		attrs = append(attrs, ToolCallID.String(toolCallID))
+		attrs = append(attrs, a.str(ToolCallID, toolCallID))
 	}
 	span := a.startDraft(parent, &draft{name: "invoke_agent", kind: trace.SpanKindInternal, attrs: attrs}, at)
 	sub := &acpTurn{sess: top.sess, root: span, tools: map[string]*acpTool{}, start: at, untraced: a.untraced,

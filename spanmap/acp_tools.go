@@ -18,7 +18,7 @@ func (a *ACP) tool(t *acpTurn, tc parse.ACPToolCall, at time.Time) *acpTool {
 	if tl == nil {
 		// Named when it ends (nameTool): a later update may give its kind.
 		attrs := append(a.appendCommon(make([]attribute.KeyValue, 0, acpToolAttrs), t.sess),
-			OperationName.String(OpExecuteTool), ToolCallID.String(tc.ToolCallID), ToolType.String("function"))
+			OperationName.String(OpExecuteTool), a.str(ToolCallID, tc.ToolCallID), ToolType.String("function"))
 		tl = &acpTool{span: a.startDraft(t.root.sc, &draft{name: "execute_tool", kind: trace.SpanKindInternal, attrs: attrs}, at)}
 		t.tools[tc.ToolCallID] = tl
 	}
@@ -108,9 +108,9 @@ func (a *ACP) endThinking(t *acpTurn) {
 
 // appendRPC appends what names a request by the JSON-RPC conventions,
 // old and current.
-func appendRPC(attrs []attribute.KeyValue, m *parse.ACPRequest) []attribute.KeyValue {
+func (r *shaper) appendRPC(attrs []attribute.KeyValue, m *parse.ACPRequest) []attribute.KeyValue {
 	return append(attrs, RPCSystem.String("jsonrpc"), RPCSystemName.String("jsonrpc"), RPCMethod.String(m.Method),
-		RPCRequestID.String(m.ID), JSONRPCRequestID.String(m.ID), JSONRPCVersion.String("2.0"))
+		r.str(RPCRequestID, m.ID), r.str(JSONRPCRequestID, m.ID), JSONRPCVersion.String("2.0"))
 }
 
 // rpcError is an error answer's attributes.

@@ -33,7 +33,7 @@ func (a *ACP) beginTurn(req *acpRequest, m *parse.ACPRequest, at time.Time) {
 	attrs := a.appendRootAttributes(make([]attribute.KeyValue, 0, acpRootAttrs), a.agentName(), said{ConversationID, s.id}, said{RequestModel, s.model},
 		said{Cwd, s.cwd}, said{ComposerMode, s.mode}, said{ACPSessionTitle, s.title})
 	attrs = append(attrs, a.who()...)
-	attrs = appendRPC(attrs, m)
+	attrs = a.appendRPC(attrs, m)
 	if a.opts.CaptureContent {
 		var text strings.Builder
 		for _, b := range p.Prompt {

@@ -1,9 +1,12 @@
 package spanmap
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"go.opentelemetry.io/otel/attribute"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -89,6 +92,42 @@ func TestIdentifierKeysAreKnown(t *testing.T) {
 	for _, k := range []attribute.Key{ConversationID, GenerationID, ModelCallID, ToolCallID, RequestID, InteractionID, SubagentID, SubagentParent, SubagentSessionID, MessageFromSession} {
 		if !identifiers[k] {
 			t.Errorf("%s is not an identifier", k)
+		}
+	}
+}
+
+// An identifier as long as a page, or not UTF-8, is bounded and made
+// valid on every span that carries it, whichever source gave it: a
+// stream's model_call_id, ACP's tool call ids and JSON-RPC request ids.
+func TestIdentifiersAreBounded(t *testing.T) {
+	long := strings.Repeat("x", 3*maxMessage) + "\xff"
+	stream := t.TempDir() + "/long.ndjson"
+	lines := `{"type":"system","subtype":"init","session_id":"s","model":"m"}` + "\n" +
+		`{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"hi"}]},"session_id":"s","model_call_id":"` + long + `"}` + "\n" +
+		`{"type":"result","subtype":"success","session_id":"s","is_error":false}` + "\n"
+	if err := os.WriteFile(stream, []byte(lines), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	spans := recordFile(t, stream, Options{}).Snapshots()
+	spans = append(spans, acpScript(t, acpNewSession, acpNewSessionA,
+		`>{"jsonrpc":"2.0","id":"`+long+`","method":"session/prompt","params":{"sessionId":"a","prompt":[]}}`,
+		`<{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"a","update":{"sessionUpdate":"tool_call","toolCallId":"`+long+`","kind":"read","status":"completed"}}}`,
+		`<{"jsonrpc":"2.0","id":"`+long+`","result":{"stopReason":"end_turn"}}`,
+	)...)
+	seen := map[attribute.Key]bool{}
+	for _, s := range spans {
+		for _, kv := range s.Attributes() {
+			if v := kv.Value.AsString(); identifiers[kv.Key] && strings.Contains(v, "xxx") {
+				seen[kv.Key] = true
+				if len(v) > maxMessage+40 || !utf8.ValidString(v) {
+					t.Errorf("%s on %s: %d bytes, valid UTF-8 %v; want at most %d and valid", kv.Key, s.Name(), len(v), utf8.ValidString(v), maxMessage)
+				}
+			}
+		}
+	}
+	for _, k := range []attribute.Key{ModelCallID, ToolCallID, RPCRequestID, JSONRPCRequestID} {
+		if !seen[k] {
+			t.Errorf("no span carries %s", k)
 		}
 	}
 }

@@ -66,7 +66,7 @@ func (s *session) newModelCall(start time.Time) *modelCall {
 
 func (mc *modelCall) name(id string) {
 	mc.id = id
-	mc.p.attrs = append(mc.p.attrs, ModelCallID.String(id))
+	mc.p.attrs = append(mc.p.attrs, mc.sess.rec.str(ModelCallID, id))
 }
 
 // yielded says the model has handed over to its tools and they are done:

@@ -77,6 +77,6 @@ func permissionOutcome(outcome, optionKind string) string {
 // keyed by the JSON-RPC conventions, old and current. A method is no
 // GenAI operation: the span has no gen_ai.operation.name unless the
 // caller adds one (a request that is a tool of its own).
-func requestDraft(name string, kind trace.SpanKind, m *parse.ACPRequest) *draft {
-	return &draft{name: name, kind: kind, attrs: appendRPC(make([]attribute.KeyValue, 0, waitAttrs), m)}
+func (r *shaper) requestDraft(name string, kind trace.SpanKind, m *parse.ACPRequest) *draft {
+	return &draft{name: name, kind: kind, attrs: r.appendRPC(make([]attribute.KeyValue, 0, waitAttrs), m)}
 }
