@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"slices"
 	"time"
-
-	"go.opentelemetry.io/otel/trace"
 )
 
 // subagent is the subagent a tool call started (the protocol's subagent
@@ -35,11 +33,8 @@ func (a *ACP) subagent(t *acpTurn, toolCallID, name string, at time.Time) *acpTu
 	if tool != nil {
 		parent = tool.span.sc
 	}
-	attrs := a.rootAttributes(a.agentName(), said{ConversationID, top.sess.id})
-	if toolCallID != "" {
-		attrs = append(attrs, a.str(ToolCallID, toolCallID))
-	}
-	span := a.startDraft(parent, &draft{name: "invoke_agent", kind: trace.SpanKindInternal, attrs: attrs}, at)
+	// Named again as it ends: a later update may name it.
+	span := a.startDraft(parent, a.subagentDraft(name, said{ConversationID, top.sess.id}, said{ToolCallID, toolCallID}), at)
 	sub := &acpTurn{sess: top.sess, root: span, tools: map[string]*acpTool{}, start: at, untraced: a.untraced,
 		parentTurn: top, parentTool: tool, toolCallID: toolCallID, name: name}
 	top.subs = append(top.subs, sub)
@@ -76,12 +71,9 @@ func (a *ACP) endSub(sub *acpTurn, at time.Time, status, stopReason string) {
 		return
 	}
 	a.closeOpen(sub, at, stopReason)
-	name := sub.name
-	if name == "" {
-		name = "subagent"
-	}
+	name := a.subagentName(sub.name)
 	sub.root.name = "invoke_agent " + name
-	sub.root.set(AgentName.String(a.text(name, maxMessage)))
+	sub.root.set(AgentName.String(name))
 	a.subagentEnd(sub.root, status)
 	if status == "incomplete" {
 		sub.root.unfinish(acpClosing(stopReason), "the subagent did not finish before the turn ended")

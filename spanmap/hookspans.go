@@ -159,12 +159,11 @@ func (t *hookTurn) subagentDone(ev parse.HookEvent, now time.Time) {
 // subagent drafts a subagent's span, ended at end.
 func (t *hookTurn) subagent(id string, s *hookSubagent, end time.Time) *draft {
 	t.st.markSpanned(subagentKey(id)) // a stop told again makes no second span
-	typ := cmp.Or(t.text(s.typ, maxMessage), "subagent")
 	f := s.facts
-	p := &draft{name: "invoke_agent " + typ, kind: trace.SpanKindInternal, start: s.start, end: end,
-		attrs: t.rootAttributes(typ, said{ConversationID, t.st.ConversationID}, said{SubagentID, id}, // a run's id: no gen_ai.agent.id, which is stable
-			said{SubagentType, s.typ}, said{SubagentDescription, s.task}, said{SubagentModel, f.Model}, said{RequestModel, f.Model},
-			said{SubagentParent, f.ParentConversationID})}
+	p := t.subagentDraft(s.typ, said{ConversationID, t.st.ConversationID}, said{SubagentID, id}, // a run's id: no gen_ai.agent.id, which is stable
+		said{SubagentType, s.typ}, said{SubagentDescription, s.task}, said{SubagentModel, f.Model}, said{RequestModel, f.Model},
+		said{SubagentParent, f.ParentConversationID})
+	p.start, p.end = s.start, end
 	if f.ParallelWorker != nil {
 		p.attrs = append(p.attrs, SubagentParallel.Bool(*f.ParallelWorker))
 	}

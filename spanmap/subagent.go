@@ -5,8 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"go.opentelemetry.io/otel/trace"
-
 	"github.com/cursor-otel/cursor-otel/parse"
 )
 
@@ -19,17 +17,9 @@ import (
 // cursor.time_unknown.
 func (s *session) subagent(task *draft, sub *parse.Subagent) {
 	rec := s.rec
-	name := cmp.Or(rec.text(sub.Type, maxMessage), "subagent")
-	agent := &draft{
-		sc: rec.child(task.sc), parent: task.sc, name: "invoke_agent " + name, kind: trace.SpanKindInternal, in: task.in,
-		start: task.start, end: task.end,
-		attrs: append(rec.rootAttributes(name), SubagentSteps.Int(len(sub.Steps))),
-	}
-	if sub.ID != "" {
-		// A run's own id, not the agent's: gen_ai.agent.id asks for a
-		// stable one.
-		agent.attrs = append(agent.attrs, rec.str(SubagentID, sub.ID))
-	}
+	agent := rec.subagentDraft(sub.Type, said{SubagentID, sub.ID}) // a run's id: no gen_ai.agent.id, which is stable
+	agent.sc, agent.parent, agent.in, agent.start, agent.end = rec.child(task.sc), task.sc, task.in, task.start, task.end
+	agent.attrs = append(agent.attrs, SubagentSteps.Int(len(sub.Steps)))
 	model := cmp.Or(rec.text(sub.Model, maxMessage), s.model)
 	if model != "" {
 		agent.attrs = append(agent.attrs, RequestModel.String(model))
