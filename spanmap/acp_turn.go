@@ -32,7 +32,7 @@ func (a *ACP) beginTurn(req *acpRequest, m *parse.ACPRequest, at time.Time) {
 	// Room for what the turn will say by its end (who, usage, cost…).
 	attrs := a.appendRootAttributes(make([]attribute.KeyValue, 0, acpRootAttrs), a.agentName(), said{ConversationID, s.id}, said{RequestModel, s.model},
 		said{Cwd, s.cwd}, said{ComposerMode, s.mode}, said{ACPSessionTitle, s.title})
-	attrs = append(attrs, a.who()...)
+	attrs = append(append(attrs, Source.String("acp")), a.who()...)
 	attrs = a.appendRPC(attrs, m)
 	if a.opts.CaptureContent {
 		var text strings.Builder

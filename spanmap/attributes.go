@@ -166,7 +166,7 @@ const (
 	RetryAttempt         = attribute.Key("cursor.retry.attempt")
 
 	// Where a session's spans came from, and what Cursor said of it.
-	Source        = attribute.Key("cursor.source")        // a stream or hooks
+	Source        = attribute.Key("cursor.source")        // on a turn's root: stream, hooks or acp
 	GenerationID  = attribute.Key("cursor.generation_id") // a chat span's generation (hooks)
 	CursorVersion = attribute.Key("cursor.version")       // the version of Cursor that ran the hooks
 	ComposerMode  = attribute.Key("cursor.composer_mode")

@@ -403,6 +403,28 @@ func TestFailedSubagentTwoSources(t *testing.T) {
 	}
 }
 
+// Every turn's root names the source that told it (cursor.source), so
+// that a query or a team's figures tell them apart by one attribute.
+func TestRootNamesItsSourceThreeSources(t *testing.T) {
+	dir := "testdata/onetree/"
+	for source, spans := range map[string]tracetest.SpanStubs{
+		fromStream: oneTreeStream(t, dir), fromHooks: oneTreeHooks(t, dir), fromACP: oneTreeACP(t, dir),
+	} {
+		roots := 0
+		for _, s := range spans {
+			if !s.Parent.IsValid() {
+				roots++
+				if got := Value(s.Attributes, Source).AsString(); got != source {
+					t.Errorf("a turn's root from the %s says cursor.source=%q", source, got)
+				}
+			}
+		}
+		if roots != 2 {
+			t.Errorf("%d turn roots from the %s, want 2", roots, source)
+		}
+	}
+}
+
 // oneTreeEdit copies testdata/onetree/name into dir with each pair of
 // old and new replaced (each old must be there).
 func oneTreeEdit(t *testing.T, dir, name string, oldNew ...string) {

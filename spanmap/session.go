@@ -78,7 +78,7 @@ func (r *Stream) newSession(sc trace.SpanContext) *session {
 		// cursor-agent runs outside cursor-otel, and talks to Cursor's
 		// service: the conventions' invoke_agent client span.
 		kind:  trace.SpanKindClient,
-		attrs: r.rootAttributes("cursor-agent"),
+		attrs: append(r.rootAttributes("cursor-agent"), Source.String("stream")),
 	}
 	return s
 }

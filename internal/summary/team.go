@@ -198,13 +198,14 @@ func clip(iv interval, session sdktrace.ReadOnlySpan) interval {
 	return iv
 }
 
-// sourceOf says where a session's spans came from: the hooks (whose turns
-// say so), an ACP editor (whose turns name the protocol or its parties),
-// else a stream.
+// sourceOf says where a session's spans came from, as its turns say
+// (cursor.source); a turn from a version that said so only for the hooks
+// is an ACP editor's when it names the protocol or its parties, else a
+// stream's.
 func sourceOf(attrs []attribute.KeyValue) string {
-	switch {
-	case spanmap.Value(attrs, spanmap.Source).AsString() == "hooks":
-		return "hooks"
+	switch source := spanmap.Value(attrs, spanmap.Source).AsString(); {
+	case source != "":
+		return source
 	case spanmap.Value(attrs, spanmap.ACPProtocolVersion).Type() != attribute.EMPTY,
 		spanmap.Value(attrs, spanmap.ACPClientName).Type() != attribute.EMPTY,
 		spanmap.Value(attrs, spanmap.ACPAgentName).Type() != attribute.EMPTY:

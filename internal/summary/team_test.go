@@ -110,3 +110,22 @@ func TestTeamPlanApproval(t *testing.T) {
 		t.Errorf("decisions %+v, want none: a plan approved is no tool call's", r.Team.Decisions)
 	}
 }
+
+// A session's source is what its turns say (cursor.source); a turn from
+// a version that said so only for the hooks is told by its ACP names.
+func TestSourceOf(t *testing.T) {
+	for _, tt := range []struct {
+		attrs []attribute.KeyValue
+		want  string
+	}{
+		{[]attribute.KeyValue{spanmap.Source.String("acp")}, "acp"},
+		{[]attribute.KeyValue{spanmap.Source.String("stream")}, "stream"},
+		{[]attribute.KeyValue{spanmap.Source.String("hooks")}, "hooks"},
+		{[]attribute.KeyValue{spanmap.ACPClientName.String("zed")}, "acp"},
+		{nil, "stream"},
+	} {
+		if got := sourceOf(tt.attrs); got != tt.want {
+			t.Errorf("sourceOf(%v) = %q, want %q", tt.attrs, got, tt.want)
+		}
+	}
+}
