@@ -127,3 +127,12 @@ func TestACPUsageInputCountsCached(t *testing.T) {
 		}
 	}
 }
+
+// An ACP tool call is named by its kind, as the same tool is in a stream.
+func TestACPToolName(t *testing.T) {
+	for kind, want := range map[string]string{"": "other", "execute": "shell", "fetch": "web_fetch", "read": "read", "edit": "edit", "think": "think"} {
+		if got := ACPToolName(kind); got != want {
+			t.Errorf("ACPToolName(%q) = %q, want %q", kind, got, want)
+		}
+	}
+}

@@ -277,6 +277,21 @@ type ACPUpdate struct {
 	} `json:"cost"` // usage_update
 }
 
+// ACPToolName is the tool name the trace gives an ACP tool call of kind:
+// the kind, named as the same tool is in a stream where the two meet
+// (execute is shell, fetch is web_fetch), "other" for none.
+func ACPToolName(kind string) string {
+	switch kind {
+	case "":
+		return "other"
+	case "execute":
+		return "shell"
+	case "fetch":
+		return "web_fetch"
+	}
+	return kind
+}
+
 // ACPToolCall is a tool call's fields, as tool_call, tool_call_update and
 // session/request_permission give them.
 type ACPToolCall struct {

@@ -23,6 +23,22 @@ type Header struct {
 // Head returns the header; it makes every event type an Event.
 func (h *Header) Head() *Header { return h }
 
+// OwnTime is the time the stream itself gives an event: a tool call's own
+// start and end, else the line's timestamp; zero when it gives none.
+func OwnTime(ev Event) time.Time {
+	switch e := ev.(type) {
+	case *ToolStarted:
+		if !e.Call.StartedAt.IsZero() {
+			return e.Call.StartedAt
+		}
+	case *ToolCompleted:
+		if !e.Call.CompletedAt.IsZero() {
+			return e.Call.CompletedAt
+		}
+	}
+	return ev.Head().Time
+}
+
 // Init is system/init: the start of a session.
 type Init struct {
 	Header

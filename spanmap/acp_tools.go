@@ -122,7 +122,7 @@ func (a *ACP) rpcError(e *parse.RPCError) []attribute.KeyValue {
 
 // nameTool names a tool call's span by what its updates said, at its end.
 func (a *ACP) nameTool(tl *acpTool) {
-	name := acpToolName(tl.kind)
+	name := parse.ACPToolName(tl.kind)
 	if tl.mcpServer != "" || tl.mcpTool != "" {
 		// An MCP tool is named by its tool, with its server.
 		tl.span.set(MCPServer.String(tl.mcpServer), MCPTool.String(tl.mcpTool), MCPMethod.String("tools/call"))
@@ -132,19 +132,4 @@ func (a *ACP) nameTool(tl *acpTool) {
 	}
 	tl.span.name = "execute_tool " + name
 	tl.span.set(ToolName.String(name))
-}
-
-// acpToolName is a tool call's gen_ai.tool.name: ACP's kind, named as the
-// same tool is in a wrapped run where the two meet (execute is shell,
-// fetch is web_fetch); the kind itself is in cursor.tool.kind.
-func acpToolName(kind string) string {
-	switch kind {
-	case "":
-		return "other"
-	case "execute":
-		return "shell"
-	case "fetch":
-		return "web_fetch"
-	}
-	return kind
 }

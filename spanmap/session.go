@@ -101,7 +101,7 @@ func (s *session) record(ev parse.Event, readAt time.Time) {
 		s.activity = later(s.activity, d.Before.Add(s.clock.shift))
 	}
 	s.readAt = readAt
-	t, ownTime, ok := s.clock.place(streamTime(ev), readAt)
+	t, ownTime, ok := s.clock.place(parse.OwnTime(ev), readAt)
 	if !ok {
 		if len(s.waiting) < maxWaiting {
 			s.waiting = append(s.waiting, ev)

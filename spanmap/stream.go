@@ -191,22 +191,6 @@ func (r *Stream) Finish(end End) {
 	}
 }
 
-// streamTime is the time the stream itself gives an event: a tool call's
-// own start and end, else the line's timestamp.
-func streamTime(ev parse.Event) time.Time {
-	switch e := ev.(type) {
-	case *parse.ToolStarted:
-		if !e.Call.StartedAt.IsZero() {
-			return e.Call.StartedAt
-		}
-	case *parse.ToolCompleted:
-		if !e.Call.CompletedAt.IsZero() {
-			return e.Call.CompletedAt
-		}
-	}
-	return ev.Head().Time
-}
-
 func later(a, b time.Time) time.Time {
 	if b.After(a) {
 		return b
