@@ -196,12 +196,9 @@ func (t *hookTurn) add(ev parse.HookEvent, now time.Time) {
 // 2026.09) or "<turn>-<n>"; the editor sends each thought twice, under
 // the turn's id and under the suffixed one. Both belong to the turn.
 func (t *hookTurn) generationOf(ev parse.HookEvent) string {
-	gen := ev.GenerationID
-	if ev.Name != parse.HookThought {
+	gen := ev.TurnGeneration()
+	if ev.Name != parse.HookThought || gen != ev.GenerationID {
 		return gen
-	}
-	if base, ok := parse.ThoughtCopyOf(gen); ok {
-		return base
 	}
 	if i := strings.LastIndexByte(gen, '-'); i > 0 && i < len(gen)-1 && strings.Trim(gen[i+1:], "0123456789") == "" {
 		if _, closed := t.st.closedTurn(gen[:i]); t.gens[gen[:i]] != nil || closed {
