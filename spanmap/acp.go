@@ -2,7 +2,6 @@ package spanmap
 
 import (
 	"context"
-	"strings"
 	"sync"
 	"time"
 
@@ -89,11 +88,11 @@ type acpTurn struct {
 	totals      Totals // its usage, and its cost in currency, for the root
 	used        *int64
 	size        *int64
-	output      strings.Builder
-	// outputDropped are the bytes of the answer past what output keeps.
-	outputDropped int64
-	untraced      int64 // a.untraced when the turn began
-	ended         bool
+	// output is the answer's text (content capture), kept up to the
+	// limit and a margin for redaction, what is past it counted.
+	output   boundedText
+	untraced int64 // a.untraced when the turn began
+	ended    bool
 	// A subagent is an acpTurn too: its span is root, under parentTurn.
 	parentTurn *acpTurn
 	subs       []*acpTurn  // a turn's subagents still open

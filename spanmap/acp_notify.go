@@ -86,15 +86,7 @@ func (a *ACP) notification(m *parse.ACPNotification, at time.Time) {
 			t.first = at
 		}
 		if a.opts.CaptureContent {
-			// Kept up to the limit and a margin for redaction; what is
-			// dropped past it is counted for the truncation marker.
-			text := u.ChunkText()
-			room := max(a.opts.MaxContent+redactMargin-t.output.Len(), 0)
-			if len(text) > room {
-				t.outputDropped += int64(len(text) - room)
-				text = text[:room]
-			}
-			t.output.WriteString(text)
+			t.output.add(u.ChunkText())
 		}
 	case "tool_call", "tool_call_update":
 		tl := a.tool(t, u.ACPToolCall, at)

@@ -35,7 +35,7 @@ func (a *ACP) subagent(t *acpTurn, toolCallID, name string, at time.Time) *acpTu
 	}
 	// Named again as it ends: a later update may name it.
 	span := a.startDraft(parent, a.subagentDraft(name, said{ConversationID, top.sess.id}, said{ToolCallID, toolCallID}), at)
-	sub := &acpTurn{sess: top.sess, root: span, tools: map[string]*acpTool{}, start: at, untraced: a.untraced,
+	sub := &acpTurn{sess: top.sess, root: span, tools: map[string]*acpTool{}, start: at, untraced: a.untraced, output: boundedText{max: a.opts.MaxContent + redactMargin},
 		parentTurn: top, parentTool: tool, toolCallID: toolCallID, name: name}
 	top.subs = append(top.subs, sub)
 	return sub
@@ -92,8 +92,8 @@ func (a *ACP) endSub(sub *acpTurn, at time.Time, status, stopReason string) {
 			sub.root.set(CostCurrency.String(sub.currency))
 		}
 	}
-	if a.opts.CaptureContent && sub.output.Len() > 0 {
-		sub.root.set(OutputMessages.String(a.outputMessage("", nil, a.textDropped(sub.output.String(), a.opts.MaxContent, int(sub.outputDropped)), nil)))
+	if a.opts.CaptureContent && sub.output.b.Len() > 0 {
+		sub.root.set(OutputMessages.String(a.outputMessage("", nil, a.textDropped(sub.output.b.String(), a.opts.MaxContent, sub.output.dropped), nil)))
 	}
 	sub.ended = true
 	a.end(sub.root, later(sub.start, at))

@@ -54,7 +54,8 @@ func (a *ACP) beginTurn(req *acpRequest, m *parse.ACPRequest, at time.Time) {
 	if s.lastRoot.IsValid() {
 		root.links = []trace.Link{{SpanContext: s.lastRoot}}
 	}
-	t := &acpTurn{sess: s, root: root, tools: map[string]*acpTool{}, untraced: a.untraced, start: at}
+	t := &acpTurn{sess: s, root: root, tools: map[string]*acpTool{}, untraced: a.untraced, start: at,
+		output: boundedText{max: a.opts.MaxContent + redactMargin}}
 	s.turns = append(s.turns, t)
 	req.turn = t
 	s.lastRoot = root.sc
@@ -153,8 +154,8 @@ func (a *ACP) endTurn(t *acpTurn, at time.Time, stopReason string, code codes.Co
 	if t.size != nil {
 		root.set(ACPContextSize.Int64(*t.size))
 	}
-	if a.opts.CaptureContent && t.output.Len() > 0 {
-		root.set(OutputMessages.String(a.outputMessage(stopReason, nil, a.textDropped(t.output.String(), a.opts.MaxContent, int(t.outputDropped)), nil)))
+	if a.opts.CaptureContent && t.output.b.Len() > 0 {
+		root.set(OutputMessages.String(a.outputMessage(stopReason, nil, a.textDropped(t.output.b.String(), a.opts.MaxContent, t.output.dropped), nil)))
 	}
 	if code == codes.Error {
 		root.setStatus(codes.Error, why)
