@@ -3,8 +3,9 @@ package parse
 import "cmp"
 
 // Merge combines what a tool call's start and its completion said of it:
-// the start's arguments and names, the completion's results. A field the
-// start left empty takes the completion's.
+// the start's arguments and names, the completion's results (its signal,
+// exit status and counts where it gives them); whatever one left unsaid,
+// the other's.
 func (started ToolCall) Merge(done ToolCall) ToolCall {
 	c := started
 	c.Name = cmp.Or(started.Name, done.Name)
